@@ -1,1 +1,19 @@
+//! Golden model of the iWARP MPA layer (RFC 5044) and its neighbours: the executable reading of
+//! the specifications that every hardware block in this project is checked against.
+//!
+//! Transaction level, no clocks. Modules follow the RFC:
+//! - [`crc`]: CRC definitions (CRC32c of 4.4, Ethernet, the Williams draft) and hardware matrices.
+//! - [`fpdu`]: FPDU transmit framing with markers (4.1-4.4).
+//! - [`deframe`]: in-order receive deframing, marker stripping, CRC and FPDUPTR checks (6, 8).
+//! - [`mulpdu`]: MULPDU for an EMSS (4.5) and the ULPDU size limit (3).
+//! - [`vectors`]: the hex-dump vectors of RFC 5044 and of the RDMAC draft, as data.
+//! - [`hex`]: hex text helpers shared by the tools.
+//!
+//! Bad input anywhere returns a typed error; nothing panics.
+
 pub mod crc;
+pub mod deframe;
+pub mod fpdu;
+pub mod hex;
+pub mod mulpdu;
+pub mod vectors;
