@@ -1,1 +1,137 @@
-fn main() {}
+//! `rnic`: the project's command line. Golden-model framing and deframing, the specification
+//! vectors, MULPDU, and (as the hardware grows) Verilog export, simulation and synthesis.
+//!
+//! Exit status: 0 success; 1 invalid arguments or input (a one-line message on stderr); 2 an MPA
+//! error found in the data (`deframe`: the RFC 5044 section 8 code and reason on stderr) or a
+//! failed check (`vectors`).
+
+mod golden_cmds;
+
+use clap::{Args, Parser, Subcommand};
+use golden::fpdu::FramingConfig;
+use std::process::ExitCode;
+
+/// An error that ends the command: a one-line message and an exit status.
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub status: u8,
+}
+
+impl CliError {
+    /// Bad arguments.
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError { message: format!("error: {}", message.into()), status: 1 }
+    }
+    /// Bad input data (not hex, too long, ...).
+    pub fn input(message: impl Into<String>) -> Self {
+        CliError { message: format!("error: {}", message.into()), status: 1 }
+    }
+    /// An MPA protocol error found in the data (the message carries the section 8 code).
+    pub fn protocol(message: impl Into<String>) -> Self {
+        CliError { message: message.into(), status: 2 }
+    }
+    /// A check that failed.
+    pub fn check(message: impl Into<String>) -> Self {
+        CliError { message: format!("error: {}", message.into()), status: 2 }
+    }
+    /// An I/O failure on standard output.
+    pub fn io(e: std::io::Error) -> Self {
+        CliError { message: format!("error: output: {e}"), status: 1 }
+    }
+}
+
+#[derive(Parser)]
+#[command(name = "rnic", version, about = "iWARP MPA/DDP datapath: golden model, vectors, hardware")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Framing settings shared by frame and deframe.
+#[derive(Args, Clone, Copy)]
+struct FramingArgs {
+    /// Insert (frame) or expect (deframe) Markers every 512 octets (RFC 5044 4.3).
+    #[arg(long)]
+    markers: bool,
+    /// CRC off: the CRC field is zero on transmit and not checked on receive (RFC 5044 4.4).
+    #[arg(long)]
+    no_crc: bool,
+    /// Stream position of the first octet relative to the marker origin (a multiple of 4; 0: the
+    /// stream starts with a Marker when Markers are on).
+    #[arg(long, default_value_t = 0)]
+    offset: u32,
+}
+
+impl FramingArgs {
+    fn config(self) -> Result<FramingConfig, CliError> {
+        let cfg = FramingConfig { markers: self.markers, crc: !self.no_crc, offset: self.offset };
+        cfg.validate().map_err(|e| CliError::usage(e.to_string()))?;
+        Ok(cfg)
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// ULPDUs (one per line, hex; an empty line is an empty ULPDU) on stdin -> MPA stream (hex,
+    /// one FPDU per line) on stdout.
+    Frame(FramingArgs),
+    /// MPA stream (hex) on stdin -> ULPDUs (one per line) on stdout. On the first bad FPDU:
+    /// the ULPDUs before it, then the RFC 5044 section 8 error code and reason on stderr (stream
+    /// offsets count octets from the first octet of the input), exit status 2.
+    Deframe {
+        #[command(flatten)]
+        framing: FramingArgs,
+        /// Largest ULPDU_Length accepted (RFC 5044 section 3 limit by default).
+        #[arg(long, default_value_t = golden::mulpdu::ULPDU_MAX)]
+        max_ulpdu: u32,
+    },
+    /// Runs the RFC 5044 and RDMAC hex-dump vectors through the golden model; exit 0 only if all
+    /// pass.
+    Vectors,
+    /// MULPDU for an EMSS (RFC 5044 4.5).
+    Mulpdu {
+        /// Effective maximum segment size in octets.
+        #[arg(long)]
+        emss: u32,
+        /// Markers are in use on this direction.
+        #[arg(long)]
+        markers: bool,
+    },
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Frame(f) => golden_cmds::frame_cmd(f.config()?),
+        Command::Deframe { framing, max_ulpdu } => {
+            golden_cmds::deframe_cmd(framing.config()?, max_ulpdu)
+        }
+        Command::Vectors => golden_cmds::vectors_cmd(),
+        Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                print!("{e}");
+                return ExitCode::SUCCESS;
+            }
+            // One line: clap's first line names the problem.
+            let text = e.to_string();
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
+            eprintln!("{first} (see rnic --help)");
+            return ExitCode::from(1);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}", e.message);
+            ExitCode::from(e.status)
+        }
+    }
+}
