@@ -25,7 +25,7 @@
 use crate::crc::crc32c;
 use crate::fpdu::{
     fpdu_wire_len, is_marker_position, pad_len, FrameError, FramingConfig, CRC_LEN, HEADER_LEN,
-    MARKER_LEN,
+    MARKER_INTERVAL, MARKER_LEN,
 };
 use crate::mulpdu::ULPDU_MAX;
 use std::fmt;
@@ -273,9 +273,15 @@ impl Deframer {
                 i += MARKER_LEN;
                 pos = pos.wrapping_add(MARKER_LEN as u32);
             }
-            body.extend_from_slice(&buf[i..i + 4]);
-            i += 4;
-            pos = pos.wrapping_add(4);
+            let to_marker = if markers {
+                (MARKER_INTERVAL - pos % MARKER_INTERVAL) as usize
+            } else {
+                usize::MAX
+            };
+            let run = to_marker.min(body_len - body.len());
+            body.extend_from_slice(&buf[i..i + run]);
+            i += run;
+            pos = pos.wrapping_add(run as u32);
         }
         if markers && is_marker_position(pos) {
             check_marker(i, pos.wrapping_sub(header_pos) as u16, buf);

@@ -152,13 +152,22 @@ impl Framer {
         body.extend_from_slice(&(ulpdu.len() as u16).to_be_bytes());
         body.extend_from_slice(ulpdu);
         body.resize(body.len() + pad_len(ulpdu.len()), 0);
-        for word in body.chunks(4) {
+        // Copy the body in runs between Marker positions (every 512 octets of stream).
+        let mut at = 0usize;
+        while at < body.len() {
             if markers && pos != header_pos && is_marker_position(pos) {
                 out.extend_from_slice(&marker_bytes(fpduptr(pos)));
                 pos = pos.wrapping_add(MARKER_LEN as u32);
             }
-            out.extend_from_slice(word);
-            pos = pos.wrapping_add(word.len() as u32);
+            let to_marker = if markers {
+                (MARKER_INTERVAL - pos % MARKER_INTERVAL) as usize
+            } else {
+                usize::MAX
+            };
+            let run = to_marker.min(body.len() - at);
+            out.extend_from_slice(&body[at..at + run]);
+            at += run;
+            pos = pos.wrapping_add(run as u32);
         }
         // 4.4 rule 1: a Marker immediately after the PAD belongs to this FPDU and its CRC.
         if markers && is_marker_position(pos) {
