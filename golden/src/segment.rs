@@ -59,7 +59,7 @@ pub fn segment_fpdus<F: AsRef<[u8]>>(
     let mut current: Vec<u8> = Vec::new();
     let mut next_seq = seq;
     let mut oversize = 0;
-    let mut flush = |current: &mut Vec<u8>, next_seq: &mut u32, segments: &mut Vec<Segment>| {
+    let flush = |current: &mut Vec<u8>, next_seq: &mut u32, segments: &mut Vec<Segment>| {
         if !current.is_empty() {
             let payload = std::mem::take(current);
             let len = payload.len() as u32;
