@@ -35,9 +35,7 @@ pub fn frame_ulpdus(cfg: FramingConfig, ulpdus: &[Vec<u8>]) -> Result<Vec<Vec<u8
     ulpdus
         .iter()
         .enumerate()
-        .map(|(n, u)| {
-            framer.frame(u).map_err(|e| CliError::input(format!("line {}: {e}", n + 1)))
-        })
+        .map(|(n, u)| framer.frame(u).map_err(|e| CliError::input(format!("line {}: {e}", n + 1))))
         .collect()
 }
 

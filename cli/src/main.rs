@@ -42,7 +42,11 @@ impl CliError {
 }
 
 #[derive(Parser)]
-#[command(name = "rnic", version, about = "iWARP MPA/DDP datapath: golden model, vectors, hardware")]
+#[command(
+    name = "rnic",
+    version,
+    about = "iWARP MPA/DDP datapath: golden model, vectors, hardware"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -122,7 +126,8 @@ fn main() -> ExitCode {
             }
             // One line: clap's first line names the problem.
             let text = e.to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
+            let first =
+                text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
             eprintln!("{first} (see rnic --help)");
             return ExitCode::from(1);
         }

@@ -40,12 +40,9 @@ fn frame_with_markers_reproduces_rfc5044_figure5() {
 #[test]
 fn frame_then_deframe_round_trips_including_an_empty_ulpdu() {
     let input = format!("{FIG5_ULPDU}\n\n0102\nff\n");
-    for args in [
-        &["--markers"][..],
-        &["--markers", "--offset", "508"][..],
-        &["--no-crc"][..],
-        &[][..],
-    ] {
+    for args in
+        [&["--markers"][..], &["--markers", "--offset", "508"][..], &["--no-crc"][..], &[][..]]
+    {
         let framed = rnic(&[&["frame"], args].concat(), &input);
         assert!(framed.status.success());
         let back = rnic(&[&["deframe"], args].concat(), &stdout(&framed));

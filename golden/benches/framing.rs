@@ -9,9 +9,7 @@ use golden::deframe::deframe_stream;
 use golden::fpdu::{frame_stream, FramingConfig};
 
 fn workload(ulpdu_len: usize, count: usize) -> Vec<Vec<u8>> {
-    (0..count)
-        .map(|k| (0..ulpdu_len).map(|i| (i * 7 + k) as u8).collect())
-        .collect()
+    (0..count).map(|k| (0..ulpdu_len).map(|i| (i * 7 + k) as u8).collect()).collect()
 }
 
 fn bench(c: &mut Criterion) {

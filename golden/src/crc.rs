@@ -303,7 +303,8 @@ mod tests {
             for n in [1usize, 3, 4, 8, 13] {
                 let s = d.state_matrix(n);
                 let m = d.data_matrix(n);
-                let data: Vec<u8> = (0..n).map(|i| (i as u8).wrapping_mul(97).wrapping_add(5)).collect();
+                let data: Vec<u8> =
+                    (0..n).map(|i| (i as u8).wrapping_mul(97).wrapping_add(5)).collect();
                 let reg = 0xDEAD_BEEF;
                 assert_eq!(apply_state(&s, reg) ^ apply(&m, &data), d.update_register(reg, &data));
             }

@@ -227,9 +227,7 @@ impl Opcode {
     pub fn model(self) -> Option<DdpModel> {
         match self {
             Opcode::RdmaWrite | Opcode::RdmaReadResponse => Some(DdpModel::Tagged),
-            Opcode::RdmaReadRequest => Some(DdpModel::Untagged {
-                qn: QN_READ_REQUEST,
-            }),
+            Opcode::RdmaReadRequest => Some(DdpModel::Untagged { qn: QN_READ_REQUEST }),
             Opcode::Send
             | Opcode::SendWithInvalidate
             | Opcode::SendWithSolicitedEvent
@@ -243,18 +241,12 @@ impl Opcode {
 
     /// True for the two Send variants whose RsvdULP carries an Invalidate STag.
     pub fn carries_invalidate_stag(self) -> bool {
-        matches!(
-            self,
-            Opcode::SendWithInvalidate | Opcode::SendWithSolicitedEventAndInvalidate
-        )
+        matches!(self, Opcode::SendWithInvalidate | Opcode::SendWithSolicitedEventAndInvalidate)
     }
 
     /// True for the two Send variants that ask for a solicited event.
     pub fn solicited_event(self) -> bool {
-        matches!(
-            self,
-            Opcode::SendWithSolicitedEvent | Opcode::SendWithSolicitedEventAndInvalidate
-        )
+        matches!(self, Opcode::SendWithSolicitedEvent | Opcode::SendWithSolicitedEventAndInvalidate)
     }
 
     /// True for messages that must be a single DDP segment (L = 1): RDMA Read Request and
@@ -304,11 +296,7 @@ impl RdmapControl {
 
     /// A control octet of `version`'s RV for `opcode`, reserved bits 0.
     pub fn new(opcode: Opcode, version: ProtocolVersion) -> Self {
-        RdmapControl {
-            version: version.rdmap_version(),
-            reserved: 0,
-            opcode,
-        }
+        RdmapControl { version: version.rdmap_version(), reserved: 0, opcode }
     }
 
     /// Splits an octet into its fields (every octet decodes).
@@ -413,11 +401,7 @@ impl TerminateCode {
 
 impl fmt::Display for TerminateCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "layer {} type {} code {:#04x}",
-            self.layer, self.etype, self.code
-        )
+        write!(f, "layer {} type {} code {:#04x}", self.layer, self.etype, self.code)
     }
 }
 
@@ -448,12 +432,7 @@ impl TerminateControl {
             | (if self.r { 0x2000 } else { 0 })
             | (self.reserved & 0x1FFF);
         let f = flags.to_be_bytes();
-        [
-            ((self.code.layer & 0x0F) << 4) | (self.code.etype & 0x0F),
-            self.code.code,
-            f[0],
-            f[1],
-        ]
+        [((self.code.layer & 0x0F) << 4) | (self.code.etype & 0x0F), self.code.code, f[0], f[1]]
     }
 
     /// Reads the first four octets of `bytes`.
@@ -461,11 +440,7 @@ impl TerminateControl {
         let b: [u8; 4] = take(bytes, 0)?;
         let flags = u16::from_be_bytes([b[2], b[3]]);
         Ok(TerminateControl {
-            code: TerminateCode {
-                layer: b[0] >> 4,
-                etype: b[0] & 0x0F,
-                code: b[1],
-            },
+            code: TerminateCode { layer: b[0] >> 4, etype: b[0] & 0x0F, code: b[1] },
             m: flags & 0x8000 != 0,
             d: flags & 0x4000 != 0,
             r: flags & 0x2000 != 0,
@@ -491,12 +466,7 @@ impl TaggedHeader {
     /// A header of `version` for `opcode`, reserved bits 0.
     pub fn new(opcode: Opcode, last: bool, stag: u32, to: u64, version: ProtocolVersion) -> Self {
         TaggedHeader {
-            control: DdpControl {
-                tagged: true,
-                last,
-                reserved: 0,
-                version: version.ddp_version(),
-            },
+            control: DdpControl { tagged: true, last, reserved: 0, version: version.ddp_version() },
             rdmap: RdmapControl::new(opcode, version),
             stag,
             to,
@@ -506,11 +476,7 @@ impl TaggedHeader {
     /// The 14 octets, T forced to 1.
     pub fn encode(&self) -> [u8; TAGGED_HEADER_LEN] {
         let mut out = [0u8; TAGGED_HEADER_LEN];
-        out[0] = DdpControl {
-            tagged: true,
-            ..self.control
-        }
-        .encode();
+        out[0] = DdpControl { tagged: true, ..self.control }.encode();
         out[1] = self.rdmap.encode();
         out[2..6].copy_from_slice(&self.stag.to_be_bytes());
         out[6..14].copy_from_slice(&self.to.to_be_bytes());
@@ -575,11 +541,7 @@ impl UntaggedHeader {
     /// The 18 octets, T forced to 0.
     pub fn encode(&self) -> [u8; UNTAGGED_HEADER_LEN] {
         let mut out = [0u8; UNTAGGED_HEADER_LEN];
-        out[0] = DdpControl {
-            tagged: false,
-            ..self.control
-        }
-        .encode();
+        out[0] = DdpControl { tagged: false, ..self.control }.encode();
         out[1] = self.rdmap.encode();
         out[2..6].copy_from_slice(&self.invalidate_stag.to_be_bytes());
         out[6..10].copy_from_slice(&self.qn.to_be_bytes());
@@ -698,22 +660,14 @@ impl DdpSegment {
     /// header, which must be complete. No version, opcode or queue checks (see
     /// [`DdpSegment::validate`] and [`decode_with`]).
     pub fn parse(ulpdu: &[u8]) -> Result<Self, DdpError> {
-        let first = *ulpdu.first().ok_or(DdpError::Truncated {
-            needed: TAGGED_HEADER_LEN,
-            got: 0,
-        })?;
+        let first =
+            *ulpdu.first().ok_or(DdpError::Truncated { needed: TAGGED_HEADER_LEN, got: 0 })?;
         if DdpControl::decode(first).tagged {
             let header = TaggedHeader::decode(ulpdu)?;
-            Ok(DdpSegment::Tagged {
-                header,
-                payload: ulpdu[TAGGED_HEADER_LEN..].to_vec(),
-            })
+            Ok(DdpSegment::Tagged { header, payload: ulpdu[TAGGED_HEADER_LEN..].to_vec() })
         } else {
             let header = UntaggedHeader::decode(ulpdu)?;
-            Ok(DdpSegment::Untagged {
-                header,
-                payload: ulpdu[UNTAGGED_HEADER_LEN..].to_vec(),
-            })
+            Ok(DdpSegment::Untagged { header, payload: ulpdu[UNTAGGED_HEADER_LEN..].to_vec() })
         }
     }
 
@@ -735,14 +689,8 @@ impl DdpSegment {
     /// The DDP control octet's fields (T as the variant says).
     pub fn control(&self) -> DdpControl {
         match self {
-            DdpSegment::Tagged { header, .. } => DdpControl {
-                tagged: true,
-                ..header.control
-            },
-            DdpSegment::Untagged { header, .. } => DdpControl {
-                tagged: false,
-                ..header.control
-            },
+            DdpSegment::Tagged { header, .. } => DdpControl { tagged: true, ..header.control },
+            DdpSegment::Untagged { header, .. } => DdpControl { tagged: false, ..header.control },
         }
     }
 
@@ -820,10 +768,7 @@ impl DdpSegment {
         if let DdpSegment::Untagged { header, payload } = self {
             if let Some(DdpModel::Untagged { qn }) = opcode.model() {
                 if header.qn != qn {
-                    return Err(DdpError::QueueMismatch {
-                        opcode,
-                        qn: header.qn,
-                    });
+                    return Err(DdpError::QueueMismatch { opcode, qn: header.qn });
                 }
             }
             if opcode.single_segment() && !header.control.last {
@@ -865,14 +810,12 @@ fn check_control(
     let opcode = rdmap.opcode;
     match opcode.model() {
         None => Err(DdpError::ReservedOpcode(opcode.to_nibble())),
-        Some(DdpModel::Tagged) if !ddp.tagged => Err(DdpError::OpcodeModel {
-            opcode,
-            tagged: false,
-        }),
-        Some(DdpModel::Untagged { .. }) if ddp.tagged => Err(DdpError::OpcodeModel {
-            opcode,
-            tagged: true,
-        }),
+        Some(DdpModel::Tagged) if !ddp.tagged => {
+            Err(DdpError::OpcodeModel { opcode, tagged: false })
+        }
+        Some(DdpModel::Untagged { .. }) if ddp.tagged => {
+            Err(DdpError::OpcodeModel { opcode, tagged: true })
+        }
         Some(_) => Ok(opcode),
     }
 }
@@ -992,20 +935,16 @@ impl fmt::Display for DdpError {
             DdpError::Truncated { needed, got } => {
                 write!(f, "truncated: {needed} octets needed, {got} present")
             }
-            DdpError::DdpVersion {
-                found, expected, ..
-            } => {
+            DdpError::DdpVersion { found, expected, .. } => {
                 write!(f, "invalid DDP version {found} (expected {expected})")
             }
             DdpError::RdmapVersion { found, expected } => {
                 write!(f, "invalid RDMAP version {found} (expected {expected})")
             }
             DdpError::ReservedOpcode(v) => write!(f, "reserved RDMAP opcode {v}"),
-            DdpError::OpcodeModel { opcode, tagged } => write!(
-                f,
-                "{opcode} in a{} segment",
-                if *tagged { " tagged" } else { "n untagged" }
-            ),
+            DdpError::OpcodeModel { opcode, tagged } => {
+                write!(f, "{opcode} in a{} segment", if *tagged { " tagged" } else { "n untagged" })
+            }
             DdpError::QueueMismatch { opcode, qn } => write!(f, "{opcode} on queue {qn}"),
             DdpError::NotSingleSegment { opcode } => {
                 write!(f, "{opcode} segment without the L bit")
@@ -1066,10 +1005,7 @@ pub struct UntaggedQueue {
 
 impl Default for UntaggedQueue {
     fn default() -> Self {
-        UntaggedQueue {
-            base_msn: FIRST_MSN,
-            buffers: BTreeMap::new(),
-        }
+        UntaggedQueue { base_msn: FIRST_MSN, buffers: BTreeMap::new() }
     }
 }
 
@@ -1200,23 +1136,12 @@ impl PlacementError {
 impl fmt::Display for PlacementError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlacementError::Tagged {
-                stag,
-                to,
-                len,
-                fault,
-            } => write!(
+            PlacementError::Tagged { stag, to, len, fault } => write!(
                 f,
                 "tagged segment STag {stag:#010x} TO {to:#x} length {len}: {fault:?} [{}]",
                 self.terminate()
             ),
-            PlacementError::Untagged {
-                qn,
-                msn,
-                mo,
-                len,
-                fault,
-            } => write!(
+            PlacementError::Untagged { qn, msn, mo, len, fault } => write!(
                 f,
                 "untagged segment QN {qn} MSN {msn} MO {mo} length {len}: {fault:?} [{}]",
                 self.terminate()
@@ -1292,12 +1217,7 @@ impl PlacementModel {
             .into_iter()
             .map(|qn| (qn, UntaggedQueue::default()))
             .collect();
-        PlacementModel {
-            pd,
-            msn_window,
-            regions: BTreeMap::new(),
-            queues,
-        }
+        PlacementModel { pd, msn_window, regions: BTreeMap::new(), queues }
     }
 
     /// Registers (or replaces) the region `stag` names; returns the previous entry.
@@ -1390,28 +1310,12 @@ impl PlacementModel {
                 }
                 let offset = self
                     .check_tagged(stag, to, len, |a| a.remote_write)
-                    .map_err(|fault| PlacementError::Tagged {
-                        stag,
-                        to,
-                        len,
-                        fault,
-                    })?;
-                Ok(Placement::Tagged {
-                    stag,
-                    offset,
-                    len,
-                    last,
-                })
+                    .map_err(|fault| PlacementError::Tagged { stag, to, len, fault })?;
+                Ok(Placement::Tagged { stag, offset, len, last })
             }
             DdpSegment::Untagged { header, .. } => {
                 let (qn, msn, mo) = (header.qn, header.msn, header.mo);
-                let err = |fault| PlacementError::Untagged {
-                    qn,
-                    msn,
-                    mo,
-                    len,
-                    fault,
-                };
+                let err = |fault| PlacementError::Untagged { qn, msn, mo, len, fault };
                 let q = self.queues.get(&qn).ok_or(err(UntaggedFault::InvalidQn))?;
                 if msn.wrapping_sub(q.base_msn) >= self.msn_window {
                     return Err(err(UntaggedFault::MsnOutOfRange));
@@ -1424,13 +1328,7 @@ impl PlacementModel {
                     Some(end) if end <= buf => {}
                     _ => return Err(err(UntaggedFault::MessageTooLong)),
                 }
-                Ok(Placement::Untagged {
-                    qn,
-                    msn,
-                    mo,
-                    len,
-                    last: header.control.last,
-                })
+                Ok(Placement::Untagged { qn, msn, mo, len, last: header.control.last })
             }
         }
     }
@@ -1444,12 +1342,7 @@ impl PlacementModel {
             return Ok(0);
         }
         self.check_tagged(stag, to, u64::from(size), |a| a.remote_read)
-            .map_err(|fault| ReadSourceError {
-                stag,
-                to,
-                size,
-                fault,
-            })
+            .map_err(|fault| ReadSourceError { stag, to, size, fault })
     }
 
     /// The tagged checks; returns the offset of `to` in the region.
@@ -1492,10 +1385,7 @@ fn take<const N: usize>(bytes: &[u8], at: usize) -> Result<[u8; N], DdpError> {
     at.checked_add(N)
         .and_then(|end| bytes.get(at..end))
         .and_then(|s| s.try_into().ok())
-        .ok_or(DdpError::Truncated {
-            needed: at.saturating_add(N),
-            got: bytes.len(),
-        })
+        .ok_or(DdpError::Truncated { needed: at.saturating_add(N), got: bytes.len() })
 }
 
 fn be32(b: &[u8]) -> u32 {
@@ -1517,24 +1407,9 @@ mod tests {
     #[test]
     fn control_octets_of_figure5_and_the_rdmac_draft() {
         let c = DdpControl::decode(0x41);
-        assert_eq!(
-            c,
-            DdpControl {
-                tagged: false,
-                last: true,
-                reserved: 0,
-                version: 1
-            }
-        );
+        assert_eq!(c, DdpControl { tagged: false, last: true, reserved: 0, version: 1 });
         let r = RdmapControl::decode(0x43);
-        assert_eq!(
-            r,
-            RdmapControl {
-                version: 1,
-                reserved: 0,
-                opcode: Opcode::Send
-            }
-        );
+        assert_eq!(r, RdmapControl { version: 1, reserved: 0, opcode: Opcode::Send });
         assert_eq!(DdpControl::decode(0x40).version, 0);
         assert_eq!(RdmapControl::decode(0x03).version, 0);
     }

@@ -385,7 +385,12 @@ mod tests {
         let r = deframe_stream(c, &wire);
         assert!(matches!(
             r.error,
-            Some(DeframeError::MarkerMismatch { marker_offset: 512, fpduptr: 0x1f8, expected: 0x1fc, .. })
+            Some(DeframeError::MarkerMismatch {
+                marker_offset: 512,
+                fpduptr: 0x1f8,
+                expected: 0x1fc,
+                ..
+            })
         ));
         assert_eq!(r.error.unwrap().code(), 3);
     }
@@ -425,7 +430,10 @@ mod tests {
         assert!(matches!(r.error, Some(DeframeError::UlpduTooLong { length: 0xffff, .. })));
         let wire = frame_stream(c, &[vec![0u8; 300]]).unwrap();
         let r = deframe_stream_with_limit(c, &wire, 299);
-        assert!(matches!(r.error, Some(DeframeError::UlpduTooLong { length: 300, limit: 299, .. })));
+        assert!(matches!(
+            r.error,
+            Some(DeframeError::UlpduTooLong { length: 300, limit: 299, .. })
+        ));
         assert_eq!(deframe_stream_with_limit(c, &wire, 300).error, None);
     }
 

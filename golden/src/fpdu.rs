@@ -307,10 +307,7 @@ mod tests {
     #[test]
     fn oversized_ulpdu_and_unaligned_offset_are_errors() {
         let mut f = Framer::new(FramingConfig::default()).unwrap();
-        assert_eq!(
-            f.frame(&vec![0; 64769]),
-            Err(FrameError::UlpduTooLong { len: 64769 })
-        );
+        assert_eq!(f.frame(&vec![0; 64769]), Err(FrameError::UlpduTooLong { len: 64769 }));
         assert!(f.frame(&vec![0; 64768]).is_ok());
         let cfg = FramingConfig { offset: 6, ..FramingConfig::default() };
         assert_eq!(Framer::new(cfg).unwrap_err(), FrameError::UnalignedOffset(6));

@@ -109,8 +109,8 @@ mod tests {
 
     #[test]
     fn oversize_fpdu_spans_segments_and_is_counted() {
-        let s = segment_fpdus(&[vec![1u8; 8], vec![2u8; 50], vec![3u8; 8]], 20, u32::MAX - 3)
-            .unwrap();
+        let s =
+            segment_fpdus(&[vec![1u8; 8], vec![2u8; 50], vec![3u8; 8]], 20, u32::MAX - 3).unwrap();
         let lens: Vec<usize> = s.segments.iter().map(|s| s.payload.len()).collect();
         assert_eq!(lens, vec![8, 20, 20, 10, 8]);
         let starts: Vec<bool> = s.segments.iter().map(|s| s.starts_with_fpdu).collect();

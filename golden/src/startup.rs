@@ -246,13 +246,7 @@ impl StartupError {
     /// True for an Initiator that received a Request: an "Initiator/Initiator" startup (7.1.2
     /// rule 8).
     pub fn is_initiator_initiator(&self) -> bool {
-        matches!(
-            self,
-            StartupError::UnexpectedKey {
-                expected: Key::Reply,
-                received: Key::Request
-            }
-        )
+        matches!(self, StartupError::UnexpectedKey { expected: Key::Reply, received: Key::Request })
     }
 }
 
@@ -264,42 +258,27 @@ impl fmt::Display for StartupError {
         }
         match self {
             InvalidKey { received } => {
-                write!(
-                    f,
-                    "invalid Key {received:02x?} (RFC 5044 7.1.1, 7.1.2 rule 5)"
-                )
+                write!(f, "invalid Key {received:02x?} (RFC 5044 7.1.1, 7.1.2 rule 5)")
             }
             UnexpectedKey { expected, received } => {
-                write!(
-                    f,
-                    "received {received} Key, expected {expected} (RFC 5044 7.1.2 rule 5)"
-                )?;
+                write!(f, "received {received} Key, expected {expected} (RFC 5044 7.1.2 rule 5)")?;
                 if self.is_initiator_initiator() {
                     write!(f, ": Initiator/Initiator startup (rule 8)")?;
                 }
                 Ok(())
             }
             UnsupportedRevision { rev } => {
-                write!(
-                    f,
-                    "cannot interoperate with MPA Rev {rev} (RFC 5044 7.1.1, Appendix C)"
-                )
+                write!(f, "cannot interoperate with MPA Rev {rev} (RFC 5044 7.1.1, Appendix C)")
             }
             PdLengthTooLarge { pd_length } => {
-                write!(
-                    f,
-                    "PD_Length {pd_length} exceeds {PD_LENGTH_MAX} (RFC 5044 7.1.1)"
-                )
+                write!(f, "PD_Length {pd_length} exceeds {PD_LENGTH_MAX} (RFC 5044 7.1.1)")
             }
             PrivateDataExceedsBuffer { pd_length, buffer } => write!(
                 f,
                 "PD_Length {pd_length} exceeds the {buffer}-octet Private Data buffer \
                  (RFC 5044 7.1.2 rule 9)"
             ),
-            PdLengthMismatch {
-                pd_length,
-                received,
-            } => write!(
+            PdLengthMismatch { pd_length, received } => write!(
                 f,
                 "stream ended after {received} of {pd_length} Private Data octets \
                  (RFC 5044 7.1.1 PD_Length)"
@@ -314,10 +293,9 @@ impl fmt::Display for StartupError {
                 "{octets} unexpected octets after the {frame} frame (PD_Length mismatch, \
                  RFC 5044 7.1.1; or 7.1.2 rules 3/4)"
             ),
-            EnhancedReplyMissing => write!(
-                f,
-                "Rev 2 Reply to an enhanced Request lacks the IRD/ORD block (RFC 6581)"
-            ),
+            EnhancedReplyMissing => {
+                write!(f, "Rev 2 Reply to an enhanced Request lacks the IRD/ORD block (RFC 6581)")
+            }
             InsufficientIrd { peer_ord, ird } => {
                 write!(f, "peer ORD {peer_ord} exceeds local IRD {ird} (RFC 6581)")
             }
@@ -335,28 +313,22 @@ impl fmt::Display for StartupError {
                 "no MPA Request Frame after {waited:?}: Responder/Responder startup suspected \
                  (RFC 5044 7.1.2 rule 8)"
             ),
-            StartupTimeout { waited } => write!(
-                f,
-                "startup frames incomplete after {waited:?} (RFC 5044 7.1.2 rule 10)"
-            ),
+            StartupTimeout { waited } => {
+                write!(f, "startup frames incomplete after {waited:?} (RFC 5044 7.1.2 rule 10)")
+            }
             PrivateDataTooLong { len } => write!(
                 f,
                 "private data would give PD_Length {len}, above {PD_LENGTH_MAX} (RFC 5044 7.1.1)"
             ),
             IrdOrdTooLarge { value } => {
-                write!(
-                    f,
-                    "IRD/ORD {value} exceeds the 14-bit maximum {IRD_ORD_MAX} (RFC 6581)"
-                )
+                write!(f, "IRD/ORD {value} exceeds the 14-bit maximum {IRD_ORD_MAX} (RFC 6581)")
             }
-            InvalidLocalRevision { rev } => write!(
-                f,
-                "this endpoint cannot send MPA Rev {rev} (1, or 2 with IRD/ORD settings)"
-            ),
-            SendBeforeFullOperation => write!(
-                f,
-                "FPDU refused: not in Full Operation (RFC 5044 7.1.2 rule 2 note)"
-            ),
+            InvalidLocalRevision { rev } => {
+                write!(f, "this endpoint cannot send MPA Rev {rev} (1, or 2 with IRD/ORD settings)")
+            }
+            SendBeforeFullOperation => {
+                write!(f, "FPDU refused: not in Full Operation (RFC 5044 7.1.2 rule 2 note)")
+            }
             NoPendingDecision => write!(f, "no private data awaits an accept/reject"),
         }
     }
@@ -445,17 +417,9 @@ pub struct RtrTypes {
 
 impl RtrTypes {
     /// No type.
-    pub const NONE: RtrTypes = RtrTypes {
-        send: false,
-        write: false,
-        read: false,
-    };
+    pub const NONE: RtrTypes = RtrTypes { send: false, write: false, read: false };
     /// All three types.
-    pub const ALL: RtrTypes = RtrTypes {
-        send: true,
-        write: true,
-        read: true,
-    };
+    pub const ALL: RtrTypes = RtrTypes { send: true, write: true, read: true };
 
     /// The set holding only `rtr`.
     pub fn only(rtr: Rtr) -> RtrTypes {
@@ -507,15 +471,11 @@ impl RtrTypes {
 
 impl fmt::Display for RtrTypes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = [
-            (self.send, "Send"),
-            (self.write, "Write"),
-            (self.read, "Read"),
-        ]
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, n)| n)
-        .collect();
+        let names: Vec<&str> = [(self.send, "Send"), (self.write, "Write"), (self.read, "Read")]
+            .into_iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, n)| n)
+            .collect();
         if names.is_empty() {
             f.write_str("{}")
         } else {
@@ -660,41 +620,19 @@ pub struct ReceiveRules {
 impl Default for ReceiveRules {
     /// Either Key, revisions 0 to 2, a 512-octet buffer.
     fn default() -> Self {
-        ReceiveRules {
-            expected_key: None,
-            max_rev: REV_2,
-            private_data_buffer: PD_LENGTH_MAX,
-        }
+        ReceiveRules { expected_key: None, max_rev: REV_2, private_data_buffer: PD_LENGTH_MAX }
     }
 }
 
 impl Frame {
     /// A valid Request: Key "MPA ID Req Frame", R = 0, Res = 0, no IRD/ORD block (rule 1).
     pub fn request(rev: u8, m: bool, c: bool, private_data: Vec<u8>) -> Frame {
-        Frame {
-            key: Key::Request,
-            m,
-            c,
-            r: false,
-            res: 0,
-            rev,
-            ird_ord: None,
-            private_data,
-        }
+        Frame { key: Key::Request, m, c, r: false, res: 0, rev, ird_ord: None, private_data }
     }
 
     /// A valid Reply: Key "MPA ID Rep Frame", Res = 0, `r` = rejected (rule 2).
     pub fn reply(rev: u8, m: bool, c: bool, r: bool, private_data: Vec<u8>) -> Frame {
-        Frame {
-            key: Key::Reply,
-            m,
-            c,
-            r,
-            res: 0,
-            rev,
-            ird_ord: None,
-            private_data,
-        }
+        Frame { key: Key::Reply, m, c, r, res: 0, rev, ird_ord: None, private_data }
     }
 
     /// The same frame with the enhanced flag and this IRD/ORD block (RFC 6581).
@@ -706,15 +644,8 @@ impl Frame {
     /// PD_Length: the Private Data length, the IRD/ORD block included (RFC 6581), as encoded
     /// (at most 65535).
     pub fn pd_length(&self) -> usize {
-        let extra = if self.ird_ord.is_some() {
-            IRD_ORD_LEN
-        } else {
-            0
-        };
-        self.private_data
-            .len()
-            .saturating_add(extra)
-            .min(u16::MAX as usize)
+        let extra = if self.ird_ord.is_some() { IRD_ORD_LEN } else { 0 };
+        self.private_data.len().saturating_add(extra).min(u16::MAX as usize)
     }
 
     /// Octets [`Frame::encode`] produces.
@@ -725,14 +656,11 @@ impl Frame {
     /// Checks what a sender must respect: PD_Length at most 512 (7.1.1) and a 14-bit IRD/ORD
     /// (RFC 6581).
     pub fn validate(&self) -> Result<(), StartupError> {
-        let len = self
-            .private_data
-            .len()
-            .saturating_add(if self.ird_ord.is_some() {
-                IRD_ORD_LEN
-            } else {
-                0
-            });
+        let len = self.private_data.len().saturating_add(if self.ird_ord.is_some() {
+            IRD_ORD_LEN
+        } else {
+            0
+        });
         if len > PD_LENGTH_MAX {
             return Err(StartupError::PrivateDataTooLong { len });
         }
@@ -792,9 +720,7 @@ impl Frame {
             None => return Ok(Decoded::Incomplete { needed: KEY_LEN }),
         };
         if bytes.len() < FRAME_HEADER_LEN {
-            return Ok(Decoded::Incomplete {
-                needed: FRAME_HEADER_LEN,
-            });
+            return Ok(Decoded::Incomplete { needed: FRAME_HEADER_LEN });
         }
         let flags = bytes[16];
         let rev = bytes[17];
@@ -816,11 +742,7 @@ impl Frame {
         } else {
             (None, pd.to_vec())
         };
-        let res = if enhanced {
-            flags & RES_MASK_REV2
-        } else {
-            flags & RES_MASK
-        };
+        let res = if enhanced { flags & RES_MASK_REV2 } else { flags & RES_MASK };
         let frame = Frame {
             key,
             m: flags & FLAG_M != 0,
@@ -831,10 +753,7 @@ impl Frame {
             ird_ord,
             private_data,
         };
-        Ok(Decoded::Complete {
-            frame,
-            consumed: total,
-        })
+        Ok(Decoded::Complete { frame, consumed: total })
     }
 
     /// Decodes a frame from a stream that has ended (FIN or RST): an incomplete frame becomes an
@@ -853,9 +772,7 @@ impl Frame {
                     received: bytes.len() - FRAME_HEADER_LEN,
                 })
             }
-            Decoded::Incomplete { .. } => Err(StartupError::TcpClosed {
-                received: bytes.len(),
-            }),
+            Decoded::Incomplete { .. } => Err(StartupError::TcpClosed { received: bytes.len() }),
         }
     }
 }
@@ -888,25 +805,14 @@ pub fn check_key(received: &[u8], expected: Option<Key>) -> Result<Option<Key>, 
             if n < KEY_LEN {
                 return Ok(None);
             }
-            return Err(StartupError::UnexpectedKey {
-                expected: exp,
-                received: other,
-            });
+            return Err(StartupError::UnexpectedKey { expected: exp, received: other });
         }
     }
     // Report the octets through the first one that matches neither Key, so that the error does
     // not depend on how the stream was segmented.
-    let common = |k: Key| {
-        k.bytes()
-            .iter()
-            .zip(seen)
-            .take_while(|(a, b)| a == b)
-            .count()
-    };
+    let common = |k: Key| k.bytes().iter().zip(seen).take_while(|(a, b)| a == b).count();
     let first_bad = common(Key::Request).max(common(Key::Reply));
-    Err(StartupError::InvalidKey {
-        received: seen[..(first_bad + 1).min(n)].to_vec(),
-    })
+    Err(StartupError::InvalidKey { received: seen[..(first_bad + 1).min(n)].to_vec() })
 }
 
 /// 7.1.1 Rev: "MPA receivers compliant with this version of the specification MUST check this
@@ -984,15 +890,9 @@ pub struct MarkerState {
 /// (version 0), Markers are on both ways (Appendix C, Figure 14: RDMAC Markers 1).
 pub fn marker_state(request_m: bool, reply_m: bool, ddp_rdmap_version: u8) -> MarkerState {
     if ddp_rdmap_version == 0 {
-        MarkerState {
-            initiator_rx: true,
-            responder_rx: true,
-        }
+        MarkerState { initiator_rx: true, responder_rx: true }
     } else {
-        MarkerState {
-            initiator_rx: request_m,
-            responder_rx: reply_m,
-        }
+        MarkerState { initiator_rx: request_m, responder_rx: reply_m }
     }
 }
 
@@ -1018,10 +918,7 @@ pub fn check_peer_ord(peer_ord: u16, ird: u16) -> Result<(), StartupError> {
 /// reads than allowed is always safe).
 pub fn negotiate_ird_ord(local: &IrdOrd, peer: &IrdOrd) -> Result<NegotiatedIrdOrd, StartupError> {
     check_peer_ord(peer.ord, local.ird)?;
-    Ok(NegotiatedIrdOrd {
-        ird: local.ird,
-        ord: local.ord.min(peer.ird),
-    })
+    Ok(NegotiatedIrdOrd { ird: local.ird, ord: local.ord.min(peer.ird) })
 }
 
 /// The Responder's choice of RTR type (RFC 6581): "the initiator offers one or more RTR types and
@@ -1032,10 +929,7 @@ pub fn choose_rtr(offered: RtrTypes, supported: RtrTypes) -> Result<Rtr, Startup
     Rtr::PREFERENCE
         .into_iter()
         .find(|&r| common.contains(r))
-        .ok_or(StartupError::NoMatchingRtr {
-            offered,
-            other: supported,
-        })
+        .ok_or(StartupError::NoMatchingRtr { offered, other: supported })
 }
 
 /// The Initiator's check of the Reply's RTR choice (RFC 6581): when the Request asked for
@@ -1046,10 +940,7 @@ pub fn check_rtr_choice(request: &IrdOrd, reply: &IrdOrd) -> Result<Option<Rtr>,
     if !request.peer_to_peer {
         return Ok(None);
     }
-    let err = StartupError::NoMatchingRtr {
-        offered: request.rtr,
-        other: reply.rtr,
-    };
+    let err = StartupError::NoMatchingRtr { offered: request.rtr, other: reply.rtr };
     if !reply.peer_to_peer {
         return Err(err);
     }
@@ -1132,20 +1023,12 @@ impl Negotiated {
     /// Transmit framing: the marker origin is the first octet after the startup frames, so the
     /// first FPDU starts at offset 0 and, with Markers, with the Marker 0x00000000 (rule 7).
     pub fn tx_framing(&self) -> FramingConfig {
-        FramingConfig {
-            markers: self.markers_tx(),
-            crc: self.crc,
-            offset: 0,
-        }
+        FramingConfig { markers: self.markers_tx(), crc: self.crc, offset: 0 }
     }
 
     /// Receive framing, the mirror of [`Negotiated::tx_framing`].
     pub fn rx_framing(&self) -> FramingConfig {
-        FramingConfig {
-            markers: self.markers_rx(),
-            crc: self.crc,
-            offset: 0,
-        }
+        FramingConfig { markers: self.markers_rx(), crc: self.crc, offset: 0 }
     }
 }
 
@@ -1330,10 +1213,7 @@ pub fn responder_reply_plan(config: &Config, request: &Frame) -> ReplyPlan {
     match (config.kind, request.rev) {
         (RnicKind::Rdmac, _) | (RnicKind::IetfPermissive, REV_RDMAC) => {
             let n = negotiated(&rdmac_reply, None, false, None);
-            return ReplyPlan::AskUlp {
-                reply: rdmac_reply,
-                negotiated: n,
-            };
+            return ReplyPlan::AskUlp { reply: rdmac_reply, negotiated: n };
         }
         (RnicKind::IetfNonPermissive, REV_RDMAC) => {
             return ReplyPlan::RefuseAndClose {
@@ -1355,23 +1235,13 @@ pub fn responder_reply_plan(config: &Config, request: &Frame) -> ReplyPlan {
         (REV_2, Some(local), Some(peer)) => (local, peer),
         _ => {
             let n = negotiated(&reply, None, false, None);
-            return ReplyPlan::AskUlp {
-                reply,
-                negotiated: n,
-            };
+            return ReplyPlan::AskUlp { reply, negotiated: n };
         }
     };
     let refuse = |error| {
-        let block = IrdOrd {
-            rtr: RtrTypes::NONE,
-            ..local
-        };
+        let block = IrdOrd { rtr: RtrTypes::NONE, ..local };
         ReplyPlan::RefuseAndClose {
-            reply: Frame {
-                r: true,
-                ..reply.clone()
-            }
-            .with_ird_ord(block),
+            reply: Frame { r: true, ..reply.clone() }.with_ird_ord(block),
             error,
         }
     };
@@ -1380,11 +1250,7 @@ pub fn responder_reply_plan(config: &Config, request: &Frame) -> ReplyPlan {
         Err(e) => return refuse(e),
     };
     let rtr = if peer.peer_to_peer {
-        let supported = if local.peer_to_peer {
-            local.rtr
-        } else {
-            RtrTypes::NONE
-        };
+        let supported = if local.peer_to_peer { local.rtr } else { RtrTypes::NONE };
         match choose_rtr(peer.rtr, supported) {
             Ok(r) => Some(r),
             Err(e) => return refuse(e),
@@ -1400,10 +1266,7 @@ pub fn responder_reply_plan(config: &Config, request: &Frame) -> ReplyPlan {
     };
     let reply = reply.with_ird_ord(block);
     let n = negotiated(&reply, Some(io), peer.peer_to_peer, rtr);
-    ReplyPlan::AskUlp {
-        reply,
-        negotiated: n,
-    }
+    ReplyPlan::AskUlp { reply, negotiated: n }
 }
 
 /// What an Initiator makes of a valid Reply to its Request.
@@ -1486,29 +1349,17 @@ pub struct Peer {
 impl Peer {
     /// An upgraded RDMAC RNIC: M = 1, C = 1 (C.2.1).
     pub fn rdmac() -> Peer {
-        Peer {
-            kind: RnicKind::Rdmac,
-            markers: true,
-            crc: true,
-        }
+        Peer { kind: RnicKind::Rdmac, markers: true, crc: true }
     }
 
     /// A non-permissive IETF RNIC with this M and C.
     pub fn non_permissive(markers: bool, crc: bool) -> Peer {
-        Peer {
-            kind: RnicKind::IetfNonPermissive,
-            markers,
-            crc,
-        }
+        Peer { kind: RnicKind::IetfNonPermissive, markers, crc }
     }
 
     /// A permissive IETF RNIC with this M and C.
     pub fn permissive(markers: bool, crc: bool) -> Peer {
-        Peer {
-            kind: RnicKind::IetfPermissive,
-            markers,
-            crc,
-        }
+        Peer { kind: RnicKind::IetfPermissive, markers, crc }
     }
 }
 
@@ -1550,10 +1401,7 @@ pub fn appendix_c_outcome(initiator: Peer, responder: Peer) -> InteropOutcome {
     use RnicKind::*;
     let rdmac = InteropOutcome::Connected {
         ddp_rdmap_version: 0,
-        markers: MarkerState {
-            initiator_rx: true,
-            responder_rx: true,
-        },
+        markers: MarkerState { initiator_rx: true, responder_rx: true },
         crc: true,
     };
     match (initiator.kind, responder.kind) {
@@ -1690,9 +1538,7 @@ impl Startup {
         let error = if self.state == State::AwaitingFrame {
             match Frame::decode_at_close(&self.rx, &self.config.receive_rules(expected)) {
                 Err(e) => e,
-                Ok(_) => StartupError::TcpClosed {
-                    received: self.rx.len(),
-                },
+                Ok(_) => StartupError::TcpClosed { received: self.rx.len() },
             }
         } else {
             StartupError::TcpClosed { received: 0 }
@@ -1704,10 +1550,7 @@ impl Startup {
     /// for the entire set of startup frames".
     fn startup_timeout_expired(&self) -> bool {
         self.state == State::AwaitingFrame
-            && self
-                .config
-                .startup_timeout
-                .is_some_and(|t| self.elapsed >= t)
+            && self.config.startup_timeout.is_some_and(|t| self.elapsed >= t)
     }
 }
 
@@ -1738,13 +1581,7 @@ impl Initiator {
             elapsed: Duration::ZERO,
         };
         Ok((
-            Initiator {
-                core,
-                request,
-                pending: None,
-                negotiated: None,
-                first_fpdu_sent: false,
-            },
+            Initiator { core, request, pending: None, negotiated: None, first_fpdu_sent: false },
             send,
         ))
     }
@@ -1968,11 +1805,7 @@ impl Responder {
         let waited = self.core.elapsed;
         let no_request = self.core.state == State::AwaitingFrame
             && self.core.rx.is_empty()
-            && self
-                .core
-                .config
-                .request_timeout
-                .is_some_and(|t| waited >= t);
+            && self.core.config.request_timeout.is_some_and(|t| waited >= t);
         if no_request {
             return self.core.close(StartupError::RequestTimeout { waited });
         }
@@ -2061,9 +1894,7 @@ mod tests {
         assert_eq!(check_key(b"MPA ID Rep", Some(Key::Request)), Ok(None));
         assert_eq!(
             check_key(b"MPA X", Some(Key::Request)),
-            Err(StartupError::InvalidKey {
-                received: b"MPA X".to_vec()
-            })
+            Err(StartupError::InvalidKey { received: b"MPA X".to_vec() })
         );
         assert_eq!(check_key(b"", None), Ok(None));
         assert_eq!(check_key(&KEY_REPLY, None), Ok(Some(Key::Reply)));
@@ -2073,20 +1904,13 @@ mod tests {
     fn ird_ord_block_bit_positions() {
         let io = IrdOrd {
             peer_to_peer: true,
-            rtr: RtrTypes {
-                send: true,
-                write: false,
-                read: true,
-            },
+            rtr: RtrTypes { send: true, write: false, read: true },
             ird: 0x1234,
             ord: 0x0005,
         };
         assert_eq!(io.encode(), [0xD2, 0x34, 0x40, 0x05]);
         assert_eq!(IrdOrd::decode(&io.encode()), Ok(io));
-        let w = IrdOrd {
-            rtr: RtrTypes::only(Rtr::Write),
-            ..IrdOrd::default()
-        };
+        let w = IrdOrd { rtr: RtrTypes::only(Rtr::Write), ..IrdOrd::default() };
         assert_eq!(w.encode(), [0x00, 0x00, 0x80, 0x00]);
     }
 
@@ -2094,52 +1918,22 @@ mod tests {
     fn rtr_preference_prefers_write_then_read_then_send() {
         assert_eq!(choose_rtr(RtrTypes::ALL, RtrTypes::ALL), Ok(Rtr::Write));
         assert_eq!(
-            choose_rtr(
-                RtrTypes {
-                    send: true,
-                    write: false,
-                    read: true
-                },
-                RtrTypes::ALL
-            ),
+            choose_rtr(RtrTypes { send: true, write: false, read: true }, RtrTypes::ALL),
             Ok(Rtr::Read)
         );
-        assert_eq!(
-            choose_rtr(RtrTypes::only(Rtr::Send), RtrTypes::ALL),
-            Ok(Rtr::Send)
-        );
+        assert_eq!(choose_rtr(RtrTypes::only(Rtr::Send), RtrTypes::ALL), Ok(Rtr::Send));
     }
 
     #[test]
     fn error_codes_follow_section_8_and_rfc_6581() {
-        assert_eq!(
-            StartupError::InvalidKey { received: vec![] }.code(),
-            Some(4)
-        );
+        assert_eq!(StartupError::InvalidKey { received: vec![] }.code(), Some(4));
         assert_eq!(StartupError::TcpClosed { received: 0 }.code(), Some(1));
+        assert_eq!(StartupError::InsufficientIrd { peer_ord: 2, ird: 1 }.code(), Some(6));
         assert_eq!(
-            StartupError::InsufficientIrd {
-                peer_ord: 2,
-                ird: 1
-            }
-            .code(),
-            Some(6)
-        );
-        assert_eq!(
-            StartupError::NoMatchingRtr {
-                offered: RtrTypes::NONE,
-                other: RtrTypes::NONE
-            }
-            .code(),
+            StartupError::NoMatchingRtr { offered: RtrTypes::NONE, other: RtrTypes::NONE }.code(),
             Some(7)
         );
-        assert_eq!(
-            StartupError::StartupTimeout {
-                waited: Duration::ZERO
-            }
-            .code(),
-            None
-        );
+        assert_eq!(StartupError::StartupTimeout { waited: Duration::ZERO }.code(), None);
         assert!(StartupError::PdLengthTooLarge { pd_length: 513 }
             .to_string()
             .starts_with("MPA error code 4"));

@@ -53,7 +53,12 @@ impl Vector {
     /// The CRC value the figure's CRC field carries (least significant octet first on the wire).
     pub fn crc_value(&self) -> u32 {
         let n = self.wire.len();
-        CRC32C.from_wire_bytes([self.wire[n - 4], self.wire[n - 3], self.wire[n - 2], self.wire[n - 1]])
+        CRC32C.from_wire_bytes([
+            self.wire[n - 4],
+            self.wire[n - 3],
+            self.wire[n - 2],
+            self.wire[n - 1],
+        ])
     }
 
     /// The whole stream from the marker origin: the preceding FPDU (framed by the golden model from
@@ -89,7 +94,8 @@ impl std::error::Error for VectorFileError {}
 
 /// Parses one vector file.
 pub fn parse(file: &str, text: &str) -> Result<Vector, VectorFileError> {
-    let err = |line: usize, reason: String| VectorFileError { file: file.to_string(), line, reason };
+    let err =
+        |line: usize, reason: String| VectorFileError { file: file.to_string(), line, reason };
     let mut v = Vector {
         name: String::new(),
         source: String::new(),

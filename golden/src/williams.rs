@@ -188,16 +188,8 @@ impl TypeFields {
             TypeFields::Send { data_offset } | TypeFields::RdmaReadResponse { data_offset } => {
                 out.extend_from_slice(&data_offset.to_be_bytes())
             }
-            TypeFields::RdmaWrite {
-                buffer_id,
-                buffer_offset,
-                length,
-            }
-            | TypeFields::RdmaReadRequest {
-                buffer_id,
-                buffer_offset,
-                length,
-            } => {
+            TypeFields::RdmaWrite { buffer_id, buffer_offset, length }
+            | TypeFields::RdmaReadRequest { buffer_id, buffer_offset, length } => {
                 out.extend_from_slice(&buffer_id.to_be_bytes());
                 out.extend_from_slice(&buffer_offset.to_be_bytes());
                 out.extend_from_slice(&length.to_be_bytes());
@@ -252,12 +244,8 @@ impl Header {
             u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let fields = match ty {
-            MessageType::Send => TypeFields::Send {
-                data_offset: word(20),
-            },
-            MessageType::RdmaReadResponse => TypeFields::RdmaReadResponse {
-                data_offset: word(20),
-            },
+            MessageType::Send => TypeFields::Send { data_offset: word(20) },
+            MessageType::RdmaReadResponse => TypeFields::RdmaReadResponse { data_offset: word(20) },
             MessageType::RdmaWrite => TypeFields::RdmaWrite {
                 buffer_id: word(20),
                 buffer_offset: word(24),
@@ -394,9 +382,7 @@ impl Segment {
     /// payload or without B and E, a first Send/RDMA_Read_Response segment with a Data Offset.
     pub fn encode(&self) -> Result<Vec<u8>, WilliamsError> {
         if self.control.len() % 4 != 0 {
-            return Err(WilliamsError::ControlNotWords {
-                len: self.control.len(),
-            });
+            return Err(WilliamsError::ControlNotWords { len: self.control.len() });
         }
         let clen = self.control.len() / 4;
         if clen > MAX_CONTROL_WORDS {
@@ -404,9 +390,7 @@ impl Segment {
         }
         let seg_len = self.segment_length();
         if seg_len > MAX_SEGMENT_LENGTH {
-            return Err(WilliamsError::SegmentTooLong {
-                segment_length: seg_len,
-            });
+            return Err(WilliamsError::SegmentTooLong { segment_length: seg_len });
         }
         let header = Header {
             reserved: self.reserved & 0x0F,
@@ -574,23 +558,13 @@ impl fmt::Display for WilliamsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WilliamsError::Truncated { needed, got } => {
-                write!(
-                    f,
-                    "truncated segment: {needed} octets needed, {got} present"
-                )
+                write!(f, "truncated segment: {needed} octets needed, {got} present")
             }
             WilliamsError::Version(v) => write!(f, "version {v} (only 1 is defined)"),
-            WilliamsError::LengthBelowHeader {
-                segment_length,
-                header_len,
-            } => write!(
-                f,
-                "Segment Length {segment_length} is below the {header_len}-octet header"
-            ),
-            WilliamsError::ControlOverrun {
-                segment_length,
-                header_and_control,
-            } => write!(
+            WilliamsError::LengthBelowHeader { segment_length, header_len } => {
+                write!(f, "Segment Length {segment_length} is below the {header_len}-octet header")
+            }
+            WilliamsError::ControlOverrun { segment_length, header_and_control } => write!(
                 f,
                 "Segment Length {segment_length} is below header plus control data \
                  ({header_and_control} octets)"
@@ -599,22 +573,13 @@ impl fmt::Display for WilliamsError {
                 write!(f, "RDMA_Read_Request carries {payload_len} payload octets")
             }
             WilliamsError::ReadRequestNotSingleSegment { begin, end } => {
-                write!(
-                    f,
-                    "RDMA_Read_Request with B={begin} E={end} (must be one segment)"
-                )
+                write!(f, "RDMA_Read_Request with B={begin} E={end} (must be one segment)")
             }
             WilliamsError::BeginWithOffset { data_offset } => {
-                write!(
-                    f,
-                    "first segment of a message with Data Offset {data_offset}"
-                )
+                write!(f, "first segment of a message with Data Offset {data_offset}")
             }
             WilliamsError::CrcMismatch { carried, computed } => {
-                write!(
-                    f,
-                    "CRC mismatch: carried {carried:#010x}, computed {computed:#010x}"
-                )
+                write!(f, "CRC mismatch: carried {carried:#010x}, computed {computed:#010x}")
             }
             WilliamsError::ConnectionId { expected, found } => {
                 write!(f, "Connection ID {found:#018x}, expected {expected:#018x}")
@@ -623,10 +588,7 @@ impl fmt::Display for WilliamsError {
                 write!(f, "Message Number {found} outside the expected window")
             }
             WilliamsError::ControlNotWords { len } => {
-                write!(
-                    f,
-                    "{len} octets of control data is not a whole number of words"
-                )
+                write!(f, "{len} octets of control data is not a whole number of words")
             }
             WilliamsError::ControlTooLong { words } => {
                 write!(f, "{words} words of control data (CLEN is at most 255)")
@@ -693,19 +655,12 @@ pub fn walk(stream: &[u8], start: usize, connection_id: Option<u64>) -> Walk {
                 let id = segment.connection_id;
                 match expected {
                     Some(e) if e != id => {
-                        stopped = Some(WilliamsError::ConnectionId {
-                            expected: e,
-                            found: id,
-                        });
+                        stopped = Some(WilliamsError::ConnectionId { expected: e, found: id });
                         break;
                     }
                     _ => expected = Some(id),
                 }
-                segments.push(Located {
-                    offset: at,
-                    wire_len,
-                    segment,
-                });
+                segments.push(Located { offset: at, wire_len, segment });
                 at += wire_len;
             }
             Err(e) => {
@@ -714,11 +669,7 @@ pub fn walk(stream: &[u8], start: usize, connection_id: Option<u64>) -> Walk {
             }
         }
     }
-    Walk {
-        segments,
-        end: at,
-        stopped,
-    }
+    Walk { segments, end: at, stopped }
 }
 
 /// A window of acceptable Message Numbers: `first`, `first + 1`, ... `count` numbers in all,
@@ -769,17 +720,12 @@ fn check_candidate_header(bytes: &[u8], ctx: &RecoveryContext) -> Result<Header,
     id.copy_from_slice(&bytes[4..12]);
     let found = u64::from_be_bytes(id);
     if found != ctx.connection_id {
-        return Err(WilliamsError::ConnectionId {
-            expected: ctx.connection_id,
-            found,
-        });
+        return Err(WilliamsError::ConnectionId { expected: ctx.connection_id, found });
     }
     let header = Header::parse(bytes)?;
     if let Some(w) = ctx.message_window {
         if !w.contains(header.message_number) {
-            return Err(WilliamsError::MessageNumber {
-                found: header.message_number,
-            });
+            return Err(WilliamsError::MessageNumber { found: header.message_number });
         }
     }
     Ok(header)
@@ -816,10 +762,9 @@ pub fn recover_at_tcp_segment(tcp_payload: &[u8], ctx: &RecoveryContext) -> TcpS
     };
     match Segment::decode_after_header(tcp_payload, &header) {
         Ok(_) => TcpSegmentRecovery::Aligned(walk(tcp_payload, 0, Some(ctx.connection_id))),
-        Err(WilliamsError::Truncated { .. }) => TcpSegmentRecovery::HeaderOnly {
-            header,
-            wire_len: header.wire_len(),
-        },
+        Err(WilliamsError::Truncated { .. }) => {
+            TcpSegmentRecovery::HeaderOnly { header, wire_len: header.wire_len() }
+        }
         Err(e) => TcpSegmentRecovery::BufferUntilInOrder(e),
     }
 }
@@ -859,11 +804,7 @@ pub fn scan_for_segment(data: &[u8], data_offset: u64, ctx: &RecoveryContext) ->
     while at < data.len() {
         match check_candidate(&data[at..], ctx) {
             Ok((segment, wire_len)) => {
-                return ScanResult::Found(Located {
-                    offset: at,
-                    wire_len,
-                    segment,
-                });
+                return ScanResult::Found(Located { offset: at, wire_len, segment });
             }
             Err(WilliamsError::Truncated { got, .. }) if got < 12 => {
                 return ScanResult::NotFound { resume_at: at };
@@ -886,10 +827,7 @@ fn padded(len: usize) -> usize {
 
 fn need(bytes: &[u8], needed: usize) -> Result<(), WilliamsError> {
     if bytes.len() < needed {
-        Err(WilliamsError::Truncated {
-            needed,
-            got: bytes.len(),
-        })
+        Err(WilliamsError::Truncated { needed, got: bytes.len() })
     } else {
         Ok(())
     }
@@ -911,10 +849,7 @@ mod tests {
 
     #[test]
     fn message_window_wraps() {
-        let w = MessageWindow {
-            first: u32::MAX - 1,
-            count: 4,
-        };
+        let w = MessageWindow { first: u32::MAX - 1, count: 4 };
         assert!(w.contains(u32::MAX - 1) && w.contains(u32::MAX) && w.contains(0) && w.contains(1));
         assert!(!w.contains(2) && !w.contains(u32::MAX - 2));
     }

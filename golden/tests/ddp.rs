@@ -21,37 +21,14 @@ fn rfc5044_figure5_ulpdu_decodes_as_an_untagged_send() {
     let u = figure5_ulpdu();
     assert_eq!(u.len(), 42, "Figure 5's ULPDU Length is 0x2a");
     let seg = decode(&u).unwrap();
-    let DdpSegment::Untagged { header, payload } = &seg else {
-        panic!("tagged: {seg:?}")
-    };
-    assert_eq!(
-        header.control,
-        DdpControl {
-            tagged: false,
-            last: true,
-            reserved: 0,
-            version: 1
-        }
-    );
-    assert_eq!(
-        header.rdmap,
-        RdmapControl {
-            version: 1,
-            reserved: 0,
-            opcode: Opcode::Send
-        }
-    );
-    assert_eq!(
-        (header.invalidate_stag, header.qn, header.msn, header.mo),
-        (0, 0, 1, 0)
-    );
+    let DdpSegment::Untagged { header, payload } = &seg else { panic!("tagged: {seg:?}") };
+    assert_eq!(header.control, DdpControl { tagged: false, last: true, reserved: 0, version: 1 });
+    assert_eq!(header.rdmap, RdmapControl { version: 1, reserved: 0, opcode: Opcode::Send });
+    assert_eq!((header.invalidate_stag, header.qn, header.msn, header.mo), (0, 0, 1, 0));
     assert_eq!(payload, &vec![0u8; 24]);
     assert_eq!(seg.encode(), u);
     // The same header built from its fields.
-    assert_eq!(
-        UntaggedHeader::new(Opcode::Send, true, QN_SEND, 1, 0, V1).encode(),
-        u[..18]
-    );
+    assert_eq!(UntaggedHeader::new(Opcode::Send, true, QN_SEND, 1, 0, V1).encode(), u[..18]);
 
     // Cross-check against the whole FPDU of Figure 5: Marker, ULPDU_Length, ULPDU, CRC 52 23 99 83.
     let mut fpdu = vec![0, 0, 0, 0, 0x00, 0x2a];
@@ -61,9 +38,7 @@ fn rfc5044_figure5_ulpdu_decodes_as_an_untagged_send() {
     // Figure 6's ULPDU is the same with MSN 2.
     let mut u6 = u.clone();
     u6[13] = 2;
-    let DdpSegment::Untagged { header, .. } = decode(&u6).unwrap() else {
-        panic!()
-    };
+    let DdpSegment::Untagged { header, .. } = decode(&u6).unwrap() else { panic!() };
     assert_eq!(header.msn, 2);
 }
 
@@ -74,23 +49,9 @@ fn rdmac_draft_40_03_needs_the_rdmac_version() {
     u[1] = 0x03;
     // Refused on an RFC connection: DDP version first (untagged code 6).
     let e = decode(&u).unwrap_err();
-    assert_eq!(
-        e,
-        DdpError::DdpVersion {
-            tagged: false,
-            found: 0,
-            expected: 1
-        }
-    );
+    assert_eq!(e, DdpError::DdpVersion { tagged: false, found: 0, expected: 1 });
     assert_eq!(e.terminate(), TerminateCode::DDP_UNTAGGED_INVALID_VERSION);
-    assert_eq!(
-        e.terminate(),
-        TerminateCode {
-            layer: 1,
-            etype: 2,
-            code: 6
-        }
-    );
+    assert_eq!(e.terminate(), TerminateCode { layer: 1, etype: 2, code: 6 });
     // Accepted when asked for.
     let seg = decode_with(&u, V0).unwrap();
     assert_eq!(seg.opcode(), Opcode::Send);
@@ -99,14 +60,7 @@ fn rdmac_draft_40_03_needs_the_rdmac_version() {
     assert_eq!(seg.encode(), u);
     // And the RFC octets are refused on an RDMAC connection.
     let e = decode_with(&figure5_ulpdu(), V0).unwrap_err();
-    assert_eq!(
-        e,
-        DdpError::DdpVersion {
-            tagged: false,
-            found: 1,
-            expected: 0
-        }
-    );
+    assert_eq!(e, DdpError::DdpVersion { tagged: false, found: 1, expected: 0 });
 }
 
 /// A valid segment of `opcode` for `version` with `len` payload octets (Read Request and
@@ -170,16 +124,10 @@ fn every_opcode_round_trips_in_both_versions() {
                     assert_eq!(back.encode(), bytes);
                     assert_eq!(back.opcode(), opcode);
                     assert_eq!(back.is_last(), last || opcode.single_segment());
-                    let hdr = if back.is_tagged() {
-                        TAGGED_HEADER_LEN
-                    } else {
-                        UNTAGGED_HEADER_LEN
-                    };
+                    let hdr =
+                        if back.is_tagged() { TAGGED_HEADER_LEN } else { UNTAGGED_HEADER_LEN };
                     assert_eq!(bytes.len(), hdr + back.payload().len());
-                    assert_eq!(
-                        bytes[0] & 0x80 != 0,
-                        opcode.model() == Some(DdpModel::Tagged)
-                    );
+                    assert_eq!(bytes[0] & 0x80 != 0, opcode.model() == Some(DdpModel::Tagged));
                     assert_eq!(bytes[1] & 0x0F, opcode.to_nibble());
                 }
             }
@@ -197,11 +145,7 @@ fn opcode_models_follow_the_table() {
         (Opcode::Send, 3, Untagged { qn: 0 }),
         (Opcode::SendWithInvalidate, 4, Untagged { qn: 0 }),
         (Opcode::SendWithSolicitedEvent, 5, Untagged { qn: 0 }),
-        (
-            Opcode::SendWithSolicitedEventAndInvalidate,
-            6,
-            Untagged { qn: 0 },
-        ),
+        (Opcode::SendWithSolicitedEventAndInvalidate, 6, Untagged { qn: 0 }),
         (Opcode::Terminate, 7, Untagged { qn: 2 }),
     ];
     for (op, n, model) in want {
@@ -214,28 +158,13 @@ fn opcode_models_follow_the_table() {
         assert_eq!(Opcode::Reserved(n).model(), None);
         assert_eq!(Opcode::Reserved(n).to_nibble(), n);
     }
-    let inv: Vec<_> = Opcode::ALL
-        .into_iter()
-        .filter(|o| o.carries_invalidate_stag())
-        .collect();
-    assert_eq!(
-        inv,
-        [
-            Opcode::SendWithInvalidate,
-            Opcode::SendWithSolicitedEventAndInvalidate
-        ]
-    );
+    let inv: Vec<_> = Opcode::ALL.into_iter().filter(|o| o.carries_invalidate_stag()).collect();
+    assert_eq!(inv, [Opcode::SendWithInvalidate, Opcode::SendWithSolicitedEventAndInvalidate]);
 }
 
 #[test]
 fn header_layouts_are_big_endian() {
-    let t = TaggedHeader::new(
-        Opcode::RdmaWrite,
-        false,
-        0x1122_3344,
-        0x5566_7788_99AA_BBCC,
-        V1,
-    );
+    let t = TaggedHeader::new(Opcode::RdmaWrite, false, 0x1122_3344, 0x5566_7788_99AA_BBCC, V1);
     assert_eq!(
         t.encode(),
         [0x81, 0x40, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC]
@@ -262,16 +191,10 @@ fn header_layouts_are_big_endian() {
     assert_eq!(b[16..20], [0x31, 0x32, 0x33, 0x34]);
     assert_eq!(b[20..28], [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48]);
     assert_eq!(ReadRequestHeader::decode(&b).unwrap(), rr);
-    assert!(matches!(
-        ReadRequestHeader::decode(&b[..27]),
-        Err(DdpError::Truncated { .. })
-    ));
+    assert!(matches!(ReadRequestHeader::decode(&b[..27]), Err(DdpError::Truncated { .. })));
     let seg = DdpSegment::read_request(5, &rr, V1);
     assert_eq!(seg.read_request_header(), Some(rr));
-    assert_eq!(
-        decode(&seg.encode()).unwrap().read_request_header(),
-        Some(rr)
-    );
+    assert_eq!(decode(&seg.encode()).unwrap().read_request_header(), Some(rr));
 }
 
 #[test]
@@ -314,41 +237,13 @@ fn invalid_ddp_version_tagged_is_code_4_untagged_code_6() {
         let mut t = sample(Opcode::RdmaWrite, true, 4, V1).encode();
         t[0] = (t[0] & !0x03) | dv;
         let e = decode(&t).unwrap_err();
-        assert_eq!(
-            e,
-            DdpError::DdpVersion {
-                tagged: true,
-                found: dv,
-                expected: 1
-            }
-        );
-        assert_eq!(
-            e.terminate(),
-            TerminateCode {
-                layer: 1,
-                etype: 1,
-                code: 4
-            }
-        );
+        assert_eq!(e, DdpError::DdpVersion { tagged: true, found: dv, expected: 1 });
+        assert_eq!(e.terminate(), TerminateCode { layer: 1, etype: 1, code: 4 });
         let mut u = sample(Opcode::Send, true, 4, V1).encode();
         u[0] = (u[0] & !0x03) | dv;
         let e = decode(&u).unwrap_err();
-        assert_eq!(
-            e,
-            DdpError::DdpVersion {
-                tagged: false,
-                found: dv,
-                expected: 1
-            }
-        );
-        assert_eq!(
-            e.terminate(),
-            TerminateCode {
-                layer: 1,
-                etype: 2,
-                code: 6
-            }
-        );
+        assert_eq!(e, DdpError::DdpVersion { tagged: false, found: dv, expected: 1 });
+        assert_eq!(e.terminate(), TerminateCode { layer: 1, etype: 2, code: 6 });
     }
     // The version is reported even when the rest of the header is missing.
     assert_eq!(
@@ -362,39 +257,14 @@ fn invalid_rdmap_version() {
     let mut u = figure5_ulpdu();
     u[1] = 0x83; // RV 2
     let e = decode(&u).unwrap_err();
-    assert_eq!(
-        e,
-        DdpError::RdmapVersion {
-            found: 2,
-            expected: 1
-        }
-    );
-    assert_eq!(
-        e.terminate(),
-        TerminateCode {
-            layer: 0,
-            etype: 2,
-            code: 5
-        }
-    );
+    assert_eq!(e, DdpError::RdmapVersion { found: 2, expected: 1 });
+    assert_eq!(e.terminate(), TerminateCode { layer: 0, etype: 2, code: 5 });
     // DV 1 with RV 0 is neither generation.
     u[1] = 0x03;
-    assert_eq!(
-        decode(&u).unwrap_err(),
-        DdpError::RdmapVersion {
-            found: 0,
-            expected: 1
-        }
-    );
+    assert_eq!(decode(&u).unwrap_err(), DdpError::RdmapVersion { found: 0, expected: 1 });
     let mut u0 = figure5_ulpdu();
     u0[0] = 0x40;
-    assert_eq!(
-        decode_with(&u0, V0).unwrap_err(),
-        DdpError::RdmapVersion {
-            found: 1,
-            expected: 0
-        }
-    );
+    assert_eq!(decode_with(&u0, V0).unwrap_err(), DdpError::RdmapVersion { found: 1, expected: 0 });
 }
 
 #[test]
@@ -406,14 +276,7 @@ fn reserved_opcodes_are_refused_but_parse() {
             u[1] = 0x40 | op;
             let e = decode(&u).unwrap_err();
             assert_eq!(e, DdpError::ReservedOpcode(op));
-            assert_eq!(
-                e.terminate(),
-                TerminateCode {
-                    layer: 0,
-                    etype: 2,
-                    code: 6
-                }
-            );
+            assert_eq!(e.terminate(), TerminateCode { layer: 0, etype: 2, code: 6 });
             let seg = DdpSegment::parse(&u).unwrap();
             assert_eq!(seg.opcode(), Opcode::Reserved(op));
             assert_eq!(seg.validate(V1), Err(DdpError::ReservedOpcode(op)));
@@ -449,14 +312,7 @@ fn queue_number_must_match_the_opcode() {
             b[6..10].copy_from_slice(&wrong.to_be_bytes());
             let e = decode(&b).unwrap_err();
             assert_eq!(e, DdpError::QueueMismatch { opcode, qn: wrong });
-            assert_eq!(
-                e.terminate(),
-                TerminateCode {
-                    layer: 1,
-                    etype: 2,
-                    code: 1
-                }
-            );
+            assert_eq!(e.terminate(), TerminateCode { layer: 1, etype: 2, code: 1 });
         }
     }
 }
@@ -477,9 +333,7 @@ fn read_request_is_one_segment_of_exactly_28_octets() {
     not_last[0] &= !0x40;
     assert_eq!(
         decode(&not_last).unwrap_err(),
-        DdpError::NotSingleSegment {
-            opcode: Opcode::RdmaReadRequest
-        }
+        DdpError::NotSingleSegment { opcode: Opcode::RdmaReadRequest }
     );
 }
 
@@ -490,50 +344,30 @@ fn terminate_is_one_segment_on_queue_2_with_its_control() {
     assert_eq!(good[6..10], [0, 0, 0, 2]);
     assert!(decode(&good).is_ok());
     let short = &good[..good.len() - 1];
-    assert_eq!(
-        decode(short).unwrap_err(),
-        DdpError::TerminateTooShort { len: 3 }
-    );
+    assert_eq!(decode(short).unwrap_err(), DdpError::TerminateTooShort { len: 3 });
     let mut not_last = good.clone();
     not_last[0] &= !0x40;
     assert_eq!(
         decode(&not_last).unwrap_err(),
-        DdpError::NotSingleSegment {
-            opcode: Opcode::Terminate
-        }
+        DdpError::NotSingleSegment { opcode: Opcode::Terminate }
     );
 }
 
 #[test]
 fn headers_cut_short_are_truncated_and_whole_headers_pass() {
-    assert_eq!(
-        decode(&[]).unwrap_err(),
-        DdpError::Truncated { needed: 14, got: 0 }
-    );
+    assert_eq!(decode(&[]).unwrap_err(), DdpError::Truncated { needed: 14, got: 0 });
     let t = sample(Opcode::RdmaWrite, true, 0, V1).encode();
     assert_eq!(t.len(), 14);
     assert!(decode(&t).is_ok(), "zero-length tagged segment");
     for cut in 1..14 {
-        assert_eq!(
-            decode(&t[..cut]).unwrap_err(),
-            DdpError::Truncated {
-                needed: 14,
-                got: cut
-            }
-        );
+        assert_eq!(decode(&t[..cut]).unwrap_err(), DdpError::Truncated { needed: 14, got: cut });
     }
     let u = sample(Opcode::Send, true, 0, V1).encode();
     assert_eq!(u.len(), 18);
     assert!(decode(&u).is_ok(), "zero-length untagged segment");
     for cut in 2..18 {
         let e = decode(&u[..cut]).unwrap_err();
-        assert_eq!(
-            e,
-            DdpError::Truncated {
-                needed: 18,
-                got: cut
-            }
-        );
+        assert_eq!(e, DdpError::Truncated { needed: 18, got: cut });
         assert_eq!(e.terminate(), TerminateCode::DDP_CATASTROPHIC);
     }
 }
@@ -544,23 +378,11 @@ const PD: u32 = 7;
 const STAG: u32 = 0x100;
 const BASE: u64 = 0x1000;
 const LEN: u64 = 0x100;
-const RW: Access = Access {
-    remote_write: true,
-    remote_read: true,
-};
+const RW: Access = Access { remote_write: true, remote_read: true };
 
 fn model() -> PlacementModel {
     let mut m = PlacementModel::new(PD, 4);
-    m.register(
-        STAG,
-        Region {
-            base: BASE,
-            len: LEN,
-            access: RW,
-            pd: PD,
-            valid: true,
-        },
-    );
+    m.register(STAG, Region { base: BASE, len: LEN, access: RW, pd: PD, valid: true });
     m
 }
 
@@ -597,12 +419,7 @@ fn tagged_placement_inside_the_region() {
     let m = model();
     assert_eq!(
         m.place(&write(STAG, BASE + 8, 16)),
-        Ok(Placement::Tagged {
-            stag: STAG,
-            offset: 8,
-            len: 16,
-            last: true
-        })
+        Ok(Placement::Tagged { stag: STAG, offset: 8, len: 16, last: true })
     );
     // Read Responses place the same way.
     let rr = DdpSegment::Tagged {
@@ -611,12 +428,7 @@ fn tagged_placement_inside_the_region() {
     };
     assert_eq!(
         m.place(&rr),
-        Ok(Placement::Tagged {
-            stag: STAG,
-            offset: 0,
-            len: LEN,
-            last: false
-        })
+        Ok(Placement::Tagged { stag: STAG, offset: 0, len: LEN, last: false })
     );
 }
 
@@ -627,120 +439,54 @@ fn tagged_bounds_exactly_at_the_end_passes_one_past_fails() {
     assert!(m.place(&write(STAG, end - 16, 16)).is_ok());
     assert_eq!(
         tagged_fault(m.place(&write(STAG, end - 15, 16))),
-        (
-            TaggedFault::BaseBounds,
-            TerminateCode {
-                layer: 1,
-                etype: 1,
-                code: 1
-            }
-        )
+        (TaggedFault::BaseBounds, TerminateCode { layer: 1, etype: 1, code: 1 })
     );
     assert!(m.place(&write(STAG, end - 1, 1)).is_ok());
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG, end, 1))).0,
-        TaggedFault::BaseBounds
-    );
+    assert_eq!(tagged_fault(m.place(&write(STAG, end, 1))).0, TaggedFault::BaseBounds);
     assert!(m.place(&write(STAG, BASE, LEN as usize)).is_ok());
     assert_eq!(
         tagged_fault(m.place(&write(STAG, BASE, LEN as usize + 1))).0,
         TaggedFault::BaseBounds
     );
     // Below the base.
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG, BASE - 1, 1))).0,
-        TaggedFault::BaseBounds
-    );
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG, 0, 1))).0,
-        TaggedFault::BaseBounds
-    );
+    assert_eq!(tagged_fault(m.place(&write(STAG, BASE - 1, 1))).0, TaggedFault::BaseBounds);
+    assert_eq!(tagged_fault(m.place(&write(STAG, 0, 1))).0, TaggedFault::BaseBounds);
     // Far beyond.
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG, u64::MAX / 2, 1))).0,
-        TaggedFault::BaseBounds
-    );
+    assert_eq!(tagged_fault(m.place(&write(STAG, u64::MAX / 2, 1))).0, TaggedFault::BaseBounds);
 }
 
 #[test]
 fn tagged_invalid_stag() {
     let mut m = model();
-    let code = TerminateCode {
-        layer: 1,
-        etype: 1,
-        code: 0,
-    };
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG + 1, BASE, 4))),
-        (TaggedFault::InvalidStag, code)
-    );
-    assert_eq!(
-        tagged_fault(m.place(&write(0, 0, 4))),
-        (TaggedFault::InvalidStag, code)
-    );
+    let code = TerminateCode { layer: 1, etype: 1, code: 0 };
+    assert_eq!(tagged_fault(m.place(&write(STAG + 1, BASE, 4))), (TaggedFault::InvalidStag, code));
+    assert_eq!(tagged_fault(m.place(&write(0, 0, 4))), (TaggedFault::InvalidStag, code));
     assert!(m.invalidate(STAG));
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG, BASE, 4))),
-        (TaggedFault::InvalidStag, code)
-    );
+    assert_eq!(tagged_fault(m.place(&write(STAG, BASE, 4))), (TaggedFault::InvalidStag, code));
     assert!(!m.invalidate(0xFFFF));
     m.deregister(STAG);
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG, BASE, 4))).0,
-        TaggedFault::InvalidStag
-    );
+    assert_eq!(tagged_fault(m.place(&write(STAG, BASE, 4))).0, TaggedFault::InvalidStag);
 }
 
 #[test]
 fn tagged_stag_not_associated_with_the_stream() {
     let mut m = model();
-    m.register(
-        0x200,
-        Region {
-            base: 0,
-            len: 64,
-            access: RW,
-            pd: PD + 1,
-            valid: true,
-        },
-    );
+    m.register(0x200, Region { base: 0, len: 64, access: RW, pd: PD + 1, valid: true });
     assert_eq!(
         tagged_fault(m.place(&write(0x200, 0, 4))),
-        (
-            TaggedFault::NotAssociated,
-            TerminateCode {
-                layer: 1,
-                etype: 1,
-                code: 2
-            }
-        )
+        (TaggedFault::NotAssociated, TerminateCode { layer: 1, etype: 1, code: 2 })
     );
 }
 
 #[test]
 fn tagged_needs_remote_write() {
     let mut m = model();
-    let ro = Access {
-        remote_write: false,
-        remote_read: true,
-    };
-    m.register(
-        0x300,
-        Region {
-            base: 0,
-            len: 64,
-            access: ro,
-            pd: PD,
-            valid: true,
-        },
-    );
+    let ro = Access { remote_write: false, remote_read: true };
+    m.register(0x300, Region { base: 0, len: 64, access: ro, pd: PD, valid: true });
     // DDP has no access-rights code: reported as invalid STag (as siw does).
     assert_eq!(
         tagged_fault(m.place(&write(0x300, 0, 4))),
-        (
-            TaggedFault::AccessRights,
-            TerminateCode::DDP_TAGGED_INVALID_STAG
-        )
+        (TaggedFault::AccessRights, TerminateCode::DDP_TAGGED_INVALID_STAG)
     );
 }
 
@@ -750,62 +496,32 @@ fn tagged_to_wrap() {
     // A region reaching the top of the TO space.
     m.register(
         0x400,
-        Region {
-            base: u64::MAX - 0xFF,
-            len: 0x100,
-            access: RW,
-            pd: PD,
-            valid: true,
-        },
+        Region { base: u64::MAX - 0xFF, len: 0x100, access: RW, pd: PD, valid: true },
     );
     // Last octet at 2^64 - 1: no wrap, inside the region.
     assert_eq!(
         m.place(&write(0x400, u64::MAX - 15, 16)),
-        Ok(Placement::Tagged {
-            stag: 0x400,
-            offset: 0xF0,
-            len: 16,
-            last: true
-        })
+        Ok(Placement::Tagged { stag: 0x400, offset: 0xF0, len: 16, last: true })
     );
     assert!(m.place(&write(0x400, u64::MAX, 1)).is_ok());
     // One more octet wraps.
-    let code = TerminateCode {
-        layer: 1,
-        etype: 1,
-        code: 3,
-    };
+    let code = TerminateCode { layer: 1, etype: 1, code: 3 };
     assert_eq!(
         tagged_fault(m.place(&write(0x400, u64::MAX - 14, 16))),
         (TaggedFault::ToWrap, code)
     );
-    assert_eq!(
-        tagged_fault(m.place(&write(0x400, u64::MAX, 2))),
-        (TaggedFault::ToWrap, code)
-    );
+    assert_eq!(tagged_fault(m.place(&write(0x400, u64::MAX, 2))), (TaggedFault::ToWrap, code));
     // Hostile TO on an ordinary region: wrap is reported before bounds.
-    assert_eq!(
-        tagged_fault(m.place(&write(STAG, u64::MAX, 4096))).0,
-        TaggedFault::ToWrap
-    );
+    assert_eq!(tagged_fault(m.place(&write(STAG, u64::MAX, 4096))).0, TaggedFault::ToWrap);
 }
 
 #[test]
 fn zero_length_tagged_segments_are_never_rejected() {
     let m = model();
-    for (stag, to) in [
-        (0u32, 0u64),
-        (0, u64::MAX),
-        (STAG, BASE + LEN + 5),
-        (0xDEAD, 1),
-    ] {
+    for (stag, to) in [(0u32, 0u64), (0, u64::MAX), (STAG, BASE + LEN + 5), (0xDEAD, 1)] {
         assert_eq!(
             m.place(&write(stag, to, 0)),
-            Ok(Placement::TaggedEmpty {
-                stag,
-                to,
-                last: true
-            })
+            Ok(Placement::TaggedEmpty { stag, to, last: true })
         );
     }
     // And STag 0 decodes fine.
@@ -819,30 +535,14 @@ fn untagged_placement_and_message_offset_bounds() {
     m.post_buffer(QN_SEND, 1, 64).unwrap();
     assert_eq!(
         m.place(&send(0, 1, 0, 64, true)),
-        Ok(Placement::Untagged {
-            qn: 0,
-            msn: 1,
-            mo: 0,
-            len: 64,
-            last: true
-        })
+        Ok(Placement::Untagged { qn: 0, msn: 1, mo: 0, len: 64, last: true })
     );
     assert_eq!(
         m.place(&send(0, 1, 60, 4, false)),
-        Ok(Placement::Untagged {
-            qn: 0,
-            msn: 1,
-            mo: 60,
-            len: 4,
-            last: false
-        })
+        Ok(Placement::Untagged { qn: 0, msn: 1, mo: 60, len: 4, last: false })
     );
     // One past the end: too long (code 5).
-    let too_long = TerminateCode {
-        layer: 1,
-        etype: 2,
-        code: 5,
-    };
+    let too_long = TerminateCode { layer: 1, etype: 2, code: 5 };
     assert_eq!(
         untagged_fault(m.place(&send(0, 1, 60, 5, true))),
         (UntaggedFault::MessageTooLong, too_long)
@@ -854,15 +554,8 @@ fn untagged_placement_and_message_offset_bounds() {
     // MO exactly at the end with nothing to place passes; MO at the end with data is too long;
     // MO beyond the end is an invalid MO (code 4).
     assert!(m.place(&send(0, 1, 64, 0, true)).is_ok());
-    assert_eq!(
-        untagged_fault(m.place(&send(0, 1, 64, 1, true))).0,
-        UntaggedFault::MessageTooLong
-    );
-    let bad_mo = TerminateCode {
-        layer: 1,
-        etype: 2,
-        code: 4,
-    };
+    assert_eq!(untagged_fault(m.place(&send(0, 1, 64, 1, true))).0, UntaggedFault::MessageTooLong);
+    let bad_mo = TerminateCode { layer: 1, etype: 2, code: 4 };
     assert_eq!(
         untagged_fault(m.place(&send(0, 1, 65, 0, true))),
         (UntaggedFault::InvalidMo, bad_mo)
@@ -889,11 +582,7 @@ fn untagged_mo_near_u32_max_never_overflows() {
 #[test]
 fn untagged_invalid_qn() {
     let mut m = model();
-    let code = TerminateCode {
-        layer: 1,
-        etype: 2,
-        code: 1,
-    };
+    let code = TerminateCode { layer: 1, etype: 2, code: 1 };
     for qn in [3u32, 4, u32::MAX] {
         assert_eq!(
             untagged_fault(m.place(&send(qn, 1, 0, 1, true))),
@@ -905,29 +594,16 @@ fn untagged_invalid_qn() {
     m.post_buffer(3, 1, 8).unwrap();
     assert!(m.place(&send(3, 1, 0, 8, true)).is_ok());
     m.remove_queue(3);
-    assert_eq!(
-        untagged_fault(m.place(&send(3, 1, 0, 8, true))).0,
-        UntaggedFault::InvalidQn
-    );
+    assert_eq!(untagged_fault(m.place(&send(3, 1, 0, 8, true))).0, UntaggedFault::InvalidQn);
 }
 
 #[test]
 fn untagged_no_buffer_for_msn() {
     let m = model();
-    let code = TerminateCode {
-        layer: 1,
-        etype: 2,
-        code: 2,
-    };
-    assert_eq!(
-        untagged_fault(m.place(&send(0, 1, 0, 1, true))),
-        (UntaggedFault::NoBuffer, code)
-    );
+    let code = TerminateCode { layer: 1, etype: 2, code: 2 };
+    assert_eq!(untagged_fault(m.place(&send(0, 1, 0, 1, true))), (UntaggedFault::NoBuffer, code));
     // A zero-length Send still needs its buffer.
-    assert_eq!(
-        untagged_fault(m.place(&send(0, 2, 0, 0, true))).0,
-        UntaggedFault::NoBuffer
-    );
+    assert_eq!(untagged_fault(m.place(&send(0, 2, 0, 0, true))).0, UntaggedFault::NoBuffer);
 }
 
 #[test]
@@ -937,11 +613,7 @@ fn untagged_msn_window() {
         m.post_buffer(QN_SEND, msn, 8).unwrap();
     }
     m.post_buffer(QN_SEND, 0, 8).unwrap();
-    let code = TerminateCode {
-        layer: 1,
-        etype: 2,
-        code: 3,
-    };
+    let code = TerminateCode { layer: 1, etype: 2, code: 3 };
     for msn in 1..=4 {
         assert!(m.place(&send(0, msn, 0, 8, true)).is_ok(), "msn {msn}");
     }
@@ -958,18 +630,12 @@ fn untagged_msn_window() {
         UntaggedFault::MsnOutOfRange
     );
     // Out of range wins over no buffer.
-    assert_eq!(
-        untagged_fault(m.place(&send(0, 1000, 0, 8, true))).0,
-        UntaggedFault::MsnOutOfRange
-    );
+    assert_eq!(untagged_fault(m.place(&send(0, 1000, 0, 8, true))).0, UntaggedFault::MsnOutOfRange);
     // Retiring MSN 1 slides the window to 2..=5.
     assert_eq!(m.retire(QN_SEND), Some(Some(8)));
     assert_eq!(m.queue(QN_SEND).unwrap().base_msn, 2);
     assert!(m.place(&send(0, 5, 0, 8, true)).is_ok());
-    assert_eq!(
-        untagged_fault(m.place(&send(0, 1, 0, 8, true))).0,
-        UntaggedFault::MsnOutOfRange
-    );
+    assert_eq!(untagged_fault(m.place(&send(0, 1, 0, 8, true))).0, UntaggedFault::MsnOutOfRange);
     assert_eq!(m.retire(99), None);
 }
 
@@ -982,10 +648,7 @@ fn untagged_msn_window_wraps_modulo_2_32() {
         assert!(m.place(&send(0, msn, 0, 8, true)).is_ok(), "msn {msn}");
     }
     m.post_buffer(QN_SEND, 2, 8).unwrap();
-    assert_eq!(
-        untagged_fault(m.place(&send(0, 2, 0, 8, true))).0,
-        UntaggedFault::MsnOutOfRange
-    );
+    assert_eq!(untagged_fault(m.place(&send(0, 2, 0, 8, true))).0, UntaggedFault::MsnOutOfRange);
     assert_eq!(m.retire(QN_SEND), Some(Some(8)));
     assert_eq!(m.retire(QN_SEND), Some(Some(8)));
     assert_eq!(m.queue(QN_SEND).unwrap().base_msn, 0);
@@ -994,40 +657,10 @@ fn untagged_msn_window_wraps_modulo_2_32() {
 #[test]
 fn read_request_source_checks_use_rdmap_codes() {
     let mut m = model();
-    let wo = Access {
-        remote_write: true,
-        remote_read: false,
-    };
-    m.register(
-        0x500,
-        Region {
-            base: 0,
-            len: 64,
-            access: wo,
-            pd: PD,
-            valid: true,
-        },
-    );
-    m.register(
-        0x600,
-        Region {
-            base: 0,
-            len: 64,
-            access: RW,
-            pd: PD + 1,
-            valid: true,
-        },
-    );
-    m.register(
-        0x700,
-        Region {
-            base: u64::MAX - 63,
-            len: 64,
-            access: RW,
-            pd: PD,
-            valid: true,
-        },
-    );
+    let wo = Access { remote_write: true, remote_read: false };
+    m.register(0x500, Region { base: 0, len: 64, access: wo, pd: PD, valid: true });
+    m.register(0x600, Region { base: 0, len: 64, access: RW, pd: PD + 1, valid: true });
+    m.register(0x700, Region { base: u64::MAX - 63, len: 64, access: RW, pd: PD, valid: true });
     let rr = |stag, to, size| ReadRequestHeader {
         source_stag: stag,
         source_to: to,
@@ -1035,50 +668,27 @@ fn read_request_source_checks_use_rdmap_codes() {
         ..Default::default()
     };
     assert_eq!(m.check_read_source(&rr(STAG, BASE + 16, 32)), Ok(16));
-    assert_eq!(
-        m.check_read_source(&rr(STAG, BASE + LEN - 32, 32)),
-        Ok(LEN - 32)
-    );
+    assert_eq!(m.check_read_source(&rr(STAG, BASE + LEN - 32, 32)), Ok(LEN - 32));
     let code = |r: Result<u64, ReadSourceError>| r.unwrap_err().terminate();
     assert_eq!(
         code(m.check_read_source(&rr(STAG, BASE + LEN - 31, 32))),
-        TerminateCode {
-            layer: 0,
-            etype: 1,
-            code: 1
-        }
+        TerminateCode { layer: 0, etype: 1, code: 1 }
     );
     assert_eq!(
         code(m.check_read_source(&rr(0x999, 0, 1))),
-        TerminateCode {
-            layer: 0,
-            etype: 1,
-            code: 0
-        }
+        TerminateCode { layer: 0, etype: 1, code: 0 }
     );
     assert_eq!(
         code(m.check_read_source(&rr(0x500, 0, 1))),
-        TerminateCode {
-            layer: 0,
-            etype: 1,
-            code: 2
-        }
+        TerminateCode { layer: 0, etype: 1, code: 2 }
     );
     assert_eq!(
         code(m.check_read_source(&rr(0x600, 0, 1))),
-        TerminateCode {
-            layer: 0,
-            etype: 1,
-            code: 3
-        }
+        TerminateCode { layer: 0, etype: 1, code: 3 }
     );
     assert_eq!(
         code(m.check_read_source(&rr(0x700, u64::MAX, 2))),
-        TerminateCode {
-            layer: 0,
-            etype: 1,
-            code: 4
-        }
+        TerminateCode { layer: 0, etype: 1, code: 4 }
     );
     assert_eq!(m.check_read_source(&rr(0x700, u64::MAX, 1)), Ok(63));
     // Zero-size reads are not checked.
@@ -1102,16 +712,7 @@ fn random_bytes_never_panic_and_parse_round_trips() {
     let mut m = model();
     m.post_buffer(QN_SEND, 1, 100).unwrap();
     m.post_buffer(QN_READ_REQUEST, 1, 28).unwrap();
-    m.register(
-        0,
-        Region {
-            base: 0,
-            len: u64::MAX,
-            access: RW,
-            pd: PD,
-            valid: true,
-        },
-    );
+    m.register(0, Region { base: 0, len: u64::MAX, access: RW, pd: PD, valid: true });
     let mut accepted = 0;
     for i in 0..200_000 {
         let len = rng.gen_range(0..80);

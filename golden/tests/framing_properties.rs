@@ -6,8 +6,11 @@ use golden::fpdu::{frame_stream, is_marker_position, FramingConfig, MARKER_INTER
 use proptest::prelude::*;
 
 fn config() -> impl Strategy<Value = FramingConfig> {
-    (any::<bool>(), any::<bool>(), any::<u32>())
-        .prop_map(|(markers, crc, off)| FramingConfig { markers, crc, offset: off & !3 })
+    (any::<bool>(), any::<bool>(), any::<u32>()).prop_map(|(markers, crc, off)| FramingConfig {
+        markers,
+        crc,
+        offset: off & !3,
+    })
 }
 
 fn ulpdus() -> impl Strategy<Value = Vec<Vec<u8>>> {

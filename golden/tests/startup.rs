@@ -44,20 +44,11 @@ fn full_operation(actions: &[Action]) -> Option<Negotiated> {
 }
 
 fn ietf(rev: u8, markers: bool, crc: bool) -> Config {
-    Config {
-        rev,
-        markers,
-        crc,
-        ..Config::default()
-    }
+    Config { rev, markers, crc, ..Config::default() }
 }
 
 fn rev2(ird_ord: IrdOrd) -> Config {
-    Config {
-        rev: REV_2,
-        ird_ord: Some(ird_ord),
-        ..Config::default()
-    }
+    Config { rev: REV_2, ird_ord: Some(ird_ord), ..Config::default() }
 }
 
 fn request_bytes(rev: u8, pd: &[u8]) -> Vec<u8> {
@@ -142,12 +133,7 @@ fn simulated_outcome(log: &[(Role, Action)]) -> InteropOutcome {
 }
 
 fn peer_config(p: Peer) -> Config {
-    Config {
-        kind: p.kind,
-        markers: p.markers,
-        crc: p.crc,
-        ..Config::default()
-    }
+    Config { kind: p.kind, markers: p.markers, crc: p.crc, ..Config::default() }
 }
 
 // -------------------------------------------------------------------------------------------
@@ -181,10 +167,7 @@ fn decode_reports_incomplete_for_every_proper_prefix_of_a_valid_frame() {
     for len in 0..b.len() {
         match Frame::decode(&b[..len]) {
             Ok(Decoded::Incomplete { needed }) => {
-                assert!(
-                    needed > len && needed <= b.len(),
-                    "len {len} needed {needed}"
-                )
+                assert!(needed > len && needed <= b.len(), "len {len} needed {needed}")
             }
             other => panic!("prefix of {len} octets: {other:?}"),
         }
@@ -223,40 +206,19 @@ fn decode_accepts_pd_length_of_exactly_512() {
 #[test]
 fn decode_rejects_pd_length_above_the_receiver_buffer_rule_9() {
     let b = request_bytes(REV_1, &[7; 100]);
-    let rules = ReceiveRules {
-        private_data_buffer: 99,
-        ..ReceiveRules::default()
-    };
+    let rules = ReceiveRules { private_data_buffer: 99, ..ReceiveRules::default() };
     let e = Frame::decode_with(&b[..20], &rules).unwrap_err();
-    assert_eq!(
-        e,
-        StartupError::PrivateDataExceedsBuffer {
-            pd_length: 100,
-            buffer: 99
-        }
-    );
+    assert_eq!(e, StartupError::PrivateDataExceedsBuffer { pd_length: 100, buffer: 99 });
     assert_eq!(e.code(), Some(4));
-    let rules = ReceiveRules {
-        private_data_buffer: 100,
-        ..ReceiveRules::default()
-    };
-    assert!(matches!(
-        Frame::decode_with(&b, &rules),
-        Ok(Decoded::Complete { .. })
-    ));
+    let rules = ReceiveRules { private_data_buffer: 100, ..ReceiveRules::default() };
+    assert!(matches!(Frame::decode_with(&b, &rules), Ok(Decoded::Complete { .. })));
 }
 
 #[test]
 fn decode_at_close_with_short_private_data_is_pd_length_mismatch_code_4() {
     let b = request_bytes(REV_1, &[1; 30]);
     let e = Frame::decode_at_close(&b[..35], &ReceiveRules::default()).unwrap_err();
-    assert_eq!(
-        e,
-        StartupError::PdLengthMismatch {
-            pd_length: 30,
-            received: 15
-        }
-    );
+    assert_eq!(e, StartupError::PdLengthMismatch { pd_length: 30, received: 15 });
     assert_eq!(e.code(), Some(4));
 }
 
@@ -274,12 +236,7 @@ fn decode_at_close_with_partial_header_is_tcp_closed_code_1() {
 #[test]
 fn decode_rejects_invalid_key_at_its_first_bad_octet() {
     let e = Frame::decode(b"MPA ID Rex").unwrap_err();
-    assert_eq!(
-        e,
-        StartupError::InvalidKey {
-            received: b"MPA ID Rex".to_vec()
-        }
-    );
+    assert_eq!(e, StartupError::InvalidKey { received: b"MPA ID Rex".to_vec() });
     assert_eq!(e.code(), Some(4));
     let e = Frame::decode(b"GET / HTTP/1.1\r\n").unwrap_err();
     assert!(matches!(e, StartupError::InvalidKey { ref received } if received == b"G"));
@@ -291,10 +248,7 @@ fn decode_rejects_rev_above_2_code_4() {
     let e = Frame::decode(&b).unwrap_err();
     assert_eq!(e, StartupError::UnsupportedRevision { rev: 3 });
     assert_eq!(e.code(), Some(4));
-    let rules = ReceiveRules {
-        max_rev: REV_1,
-        ..ReceiveRules::default()
-    };
+    let rules = ReceiveRules { max_rev: REV_1, ..ReceiveRules::default() };
     assert_eq!(
         Frame::decode_with(&request_bytes(REV_2, &[]), &rules),
         Err(StartupError::UnsupportedRevision { rev: 2 })
@@ -309,10 +263,7 @@ fn decode_does_not_check_res_bits_7_1_1() {
     assert_eq!(b[16], 0x1F);
     let (d, _) = complete(&b);
     assert_eq!(d.res, 0x1F);
-    assert_eq!(
-        d.ird_ord, None,
-        "0x10 is a Res bit in revision 1, not the enhanced flag"
-    );
+    assert_eq!(d.ird_ord, None, "0x10 is a Res bit in revision 1, not the enhanced flag");
     let mut f2 = Frame::reply(REV_2, false, false, false, vec![]);
     f2.res = 0x0F;
     assert_eq!(complete(&f2.encode()).0, f2);
@@ -329,18 +280,13 @@ fn decode_does_not_check_r_in_a_request_7_1_1() {
 
 #[test]
 fn frame_validate_rejects_private_data_beyond_512_octets_for_sending() {
-    assert!(Frame::request(REV_1, false, true, vec![0; 512])
-        .validate()
-        .is_ok());
+    assert!(Frame::request(REV_1, false, true, vec![0; 512]).validate().is_ok());
     assert_eq!(
         Frame::request(REV_1, false, true, vec![0; 513]).validate(),
         Err(StartupError::PrivateDataTooLong { len: 513 })
     );
     let enhanced = Frame::request(REV_2, false, true, vec![0; 509]).with_ird_ord(IrdOrd::default());
-    assert_eq!(
-        enhanced.validate(),
-        Err(StartupError::PrivateDataTooLong { len: 513 })
-    );
+    assert_eq!(enhanced.validate(), Err(StartupError::PrivateDataTooLong { len: 513 }));
 }
 
 // -------------------------------------------------------------------------------------------
@@ -349,12 +295,7 @@ fn frame_validate_rejects_private_data_beyond_512_octets_for_sending() {
 
 #[test]
 fn rev2_enhanced_frame_puts_ird_ord_first_and_counts_it_in_pd_length() {
-    let io = IrdOrd {
-        peer_to_peer: true,
-        rtr: RtrTypes::ALL,
-        ird: 16,
-        ord: 8,
-    };
+    let io = IrdOrd { peer_to_peer: true, rtr: RtrTypes::ALL, ird: 16, ord: 8 };
     let f = Frame::request(REV_2, false, true, b"app".to_vec()).with_ird_ord(io);
     let b = f.encode();
     assert_eq!(b[16], 0x40 | 0x10);
@@ -389,14 +330,8 @@ fn rev2_frame_without_the_enhanced_flag_has_no_ird_ord_block() {
 
 #[test]
 fn ird_ord_above_14_bits_is_rejected_locally() {
-    let io = IrdOrd {
-        ird: 0x4000,
-        ..IrdOrd::default()
-    };
-    assert_eq!(
-        io.validate(),
-        Err(StartupError::IrdOrdTooLarge { value: 0x4000 })
-    );
+    let io = IrdOrd { ird: 0x4000, ..IrdOrd::default() };
+    assert_eq!(io.validate(), Err(StartupError::IrdOrdTooLarge { value: 0x4000 }));
     let e = Initiator::start(rev2(io)).unwrap_err();
     assert_eq!(e, StartupError::IrdOrdTooLarge { value: 0x4000 });
     assert_eq!(e.code(), None);
@@ -404,29 +339,12 @@ fn ird_ord_above_14_bits_is_rejected_locally() {
 
 #[test]
 fn rev2_negotiation_helpers_codes_6_and_7() {
-    let local = IrdOrd {
-        ird: 4,
-        ord: 16,
-        ..IrdOrd::default()
-    };
-    let peer = IrdOrd {
-        ird: 8,
-        ord: 4,
-        ..IrdOrd::default()
-    };
-    assert_eq!(
-        negotiate_ird_ord(&local, &peer),
-        Ok(NegotiatedIrdOrd { ird: 4, ord: 8 })
-    );
+    let local = IrdOrd { ird: 4, ord: 16, ..IrdOrd::default() };
+    let peer = IrdOrd { ird: 8, ord: 4, ..IrdOrd::default() };
+    assert_eq!(negotiate_ird_ord(&local, &peer), Ok(NegotiatedIrdOrd { ird: 4, ord: 8 }));
     let greedy = IrdOrd { ord: 5, ..peer };
     let e = negotiate_ird_ord(&local, &greedy).unwrap_err();
-    assert_eq!(
-        e,
-        StartupError::InsufficientIrd {
-            peer_ord: 5,
-            ird: 4
-        }
-    );
+    assert_eq!(e, StartupError::InsufficientIrd { peer_ord: 5, ird: 4 });
     assert_eq!(e.code(), Some(6));
     let e = choose_rtr(RtrTypes::only(Rtr::Send), RtrTypes::only(Rtr::Read)).unwrap_err();
     assert_eq!(e.code(), Some(7));
@@ -438,11 +356,7 @@ fn rev2_negotiation_helpers_codes_6_and_7() {
 
 #[test]
 fn rule_1_initiator_starts_by_sending_a_valid_request_with_its_private_data() {
-    let cfg = Config {
-        markers: true,
-        private_data: b"hi".to_vec(),
-        ..Config::default()
-    };
+    let cfg = Config { markers: true, private_data: b"hi".to_vec(), ..Config::default() };
     let (i, actions) = Initiator::start(cfg).unwrap();
     assert_eq!(actions.len(), 1);
     let (f, _) = complete(&sent(&actions)[0]);
@@ -453,29 +367,14 @@ fn rule_1_initiator_starts_by_sending_a_valid_request_with_its_private_data() {
 
 #[test]
 fn rule_1_initiator_refuses_to_start_with_private_data_over_512() {
-    let cfg = Config {
-        private_data: vec![0; 513],
-        ..Config::default()
-    };
+    let cfg = Config { private_data: vec![0; 513], ..Config::default() };
+    assert_eq!(Initiator::start(cfg).unwrap_err(), StartupError::PrivateDataTooLong { len: 513 });
     assert_eq!(
-        Initiator::start(cfg).unwrap_err(),
-        StartupError::PrivateDataTooLong { len: 513 }
-    );
-    assert_eq!(
-        Initiator::start(Config {
-            rev: 3,
-            ..Config::default()
-        })
-        .unwrap_err(),
+        Initiator::start(Config { rev: 3, ..Config::default() }).unwrap_err(),
         StartupError::InvalidLocalRevision { rev: 3 }
     );
     assert_eq!(
-        Responder::start(Config {
-            rev: 2,
-            ird_ord: None,
-            ..Config::default()
-        })
-        .unwrap_err(),
+        Responder::start(Config { rev: 2, ird_ord: None, ..Config::default() }).unwrap_err(),
         StartupError::InvalidLocalRevision { rev: 2 }
     );
 }
@@ -501,10 +400,7 @@ fn rule_2_responder_accepting_replies_r0_with_ulp_private_data_and_enters_full_o
     let (mut r, _) = responder_with_request(ietf(REV_1, true, false), &request_bytes(REV_1, b"q"));
     let a = r.handle(Event::UlpAccept(b"answer".to_vec()));
     let (reply, _) = complete(&sent(&a)[0]);
-    assert_eq!(
-        reply,
-        Frame::reply(REV_1, true, false, false, b"answer".to_vec())
-    );
+    assert_eq!(reply, Frame::reply(REV_1, true, false, false, b"answer".to_vec()));
     let n = full_operation(&a).expect("Full Operation");
     assert_eq!(n.role, Role::Responder);
     assert_eq!(n.peer_private_data, b"q");
@@ -532,12 +428,7 @@ fn rule_2_responder_closes_tcp_with_code_4_on_an_improperly_formatted_request() 
     let mut req = request_bytes(REV_1, &[]);
     req[18..20].copy_from_slice(&600u16.to_be_bytes());
     let (r, a) = responder_with_request(Config::default(), &req);
-    assert_eq!(
-        a,
-        vec![Action::CloseTcp(StartupError::PdLengthTooLarge {
-            pd_length: 600
-        })]
-    );
+    assert_eq!(a, vec![Action::CloseTcp(StartupError::PdLengthTooLarge { pd_length: 600 })]);
     assert_eq!(r.state(), State::Closed);
 }
 
@@ -545,10 +436,7 @@ fn rule_2_responder_closes_tcp_with_code_4_on_an_improperly_formatted_request() 
 fn rule_2_responder_ulp_private_data_over_512_is_refused_and_decision_stays_pending() {
     let (mut r, _) = responder_with_request(Config::default(), &request_bytes(REV_1, &[]));
     let a = r.handle(Event::UlpAccept(vec![0; 513]));
-    assert_eq!(
-        a,
-        vec![Action::Error(StartupError::PrivateDataTooLong { len: 513 })]
-    );
+    assert_eq!(a, vec![Action::Error(StartupError::PrivateDataTooLong { len: 513 })]);
     assert_eq!(r.state(), State::AwaitingUlp);
     let a = r.handle(Event::UlpAccept(vec![0; 512]));
     assert!(full_operation(&a).is_some());
@@ -593,12 +481,7 @@ fn rule_3_initiator_closes_tcp_with_code_4_on_an_improperly_formatted_reply() {
     let mut reply = Frame::reply(REV_1, false, true, false, vec![]).encode();
     reply[17] = 9;
     let (i, a) = initiator_with_reply(Config::default(), &reply);
-    assert_eq!(
-        a,
-        vec![Action::CloseTcp(StartupError::UnsupportedRevision {
-            rev: 9
-        })]
-    );
+    assert_eq!(a, vec![Action::CloseTcp(StartupError::UnsupportedRevision { rev: 9 })]);
     assert_eq!(i.state(), State::Closed);
 }
 
@@ -606,10 +489,7 @@ fn rule_3_initiator_closes_tcp_with_code_4_on_an_improperly_formatted_reply() {
 fn rule_3_initiator_closes_on_a_reply_with_a_higher_revision_than_its_request() {
     let reply = Frame::reply(REV_2, false, true, false, vec![]).encode();
     let (_, a) = initiator_with_reply(Config::default(), &reply);
-    assert_eq!(
-        close_error(&a),
-        Some(StartupError::UnsupportedRevision { rev: 2 })
-    );
+    assert_eq!(close_error(&a), Some(StartupError::UnsupportedRevision { rev: 2 }));
 }
 
 #[test]
@@ -633,10 +513,7 @@ fn rule_4_responder_queues_ulp_fpdus_until_an_fpdu_from_the_initiator_is_validat
     let a = r.handle(Event::FpduValidated);
     assert_eq!(a, vec![Action::Send(vec![1, 1]), Action::Send(vec![2, 2])]);
     assert!(r.may_send_fpdus());
-    assert_eq!(
-        r.handle(Event::UlpSend(vec![3])),
-        vec![Action::Send(vec![3])]
-    );
+    assert_eq!(r.handle(Event::UlpSend(vec![3])), vec![Action::Send(vec![3])]);
     assert!(r.handle(Event::FpduValidated).is_empty());
 }
 
@@ -645,14 +522,8 @@ fn rule_4_initiator_sends_fpdus_as_soon_as_it_is_in_full_operation() {
     let reply = Frame::reply(REV_1, false, true, false, vec![]).encode();
     let (mut i, _) = initiator_with_reply(Config::default(), &reply);
     i.handle(Event::UlpAccept(Vec::new()));
-    assert_eq!(
-        i.handle(Event::UlpSend(vec![9; 8])),
-        vec![Action::Send(vec![9; 8])]
-    );
-    assert_eq!(
-        i.handle(Event::Received(vec![5; 8])),
-        vec![Action::Deliver(vec![5; 8])]
-    );
+    assert_eq!(i.handle(Event::UlpSend(vec![9; 8])), vec![Action::Send(vec![9; 8])]);
+    assert_eq!(i.handle(Event::Received(vec![5; 8])), vec![Action::Deliver(vec![5; 8])]);
 }
 
 #[test]
@@ -661,23 +532,14 @@ fn rule_4_initiator_closes_when_octets_follow_the_reply_before_its_first_fpdu() 
     stream.extend_from_slice(&[0, 6, 0x41, 0x43]);
     let (_, a) = initiator_with_reply(Config::default(), &stream);
     let e = close_error(&a).unwrap();
-    assert_eq!(
-        e,
-        StartupError::UnexpectedDataAfterFrame {
-            frame: Key::Reply,
-            octets: 4
-        }
-    );
+    assert_eq!(e, StartupError::UnexpectedDataAfterFrame { frame: Key::Reply, octets: 4 });
     assert_eq!(e.code(), Some(4));
     // The same after the ULP accepted but before the Initiator sent anything.
     let reply = Frame::reply(REV_1, false, true, false, vec![]).encode();
     let (mut i, _) = initiator_with_reply(Config::default(), &reply);
     i.handle(Event::UlpAccept(Vec::new()));
     let a = i.handle(Event::Received(vec![0; 4]));
-    assert!(matches!(
-        close_error(&a),
-        Some(StartupError::UnexpectedDataAfterFrame { .. })
-    ));
+    assert!(matches!(close_error(&a), Some(StartupError::UnexpectedDataAfterFrame { .. })));
 }
 
 #[test]
@@ -704,12 +566,7 @@ fn rule_5_responder_closes_tcp_with_code_4_on_an_invalid_key() {
     req[3] = b'X';
     let (r, a) = responder_with_request(Config::default(), &req);
     let e = close_error(&a).unwrap();
-    assert_eq!(
-        e,
-        StartupError::InvalidKey {
-            received: b"MPAX".to_vec()
-        }
-    );
+    assert_eq!(e, StartupError::InvalidKey { received: b"MPAX".to_vec() });
     assert_eq!(e.code(), Some(4));
     assert_eq!(r.state(), State::Closed);
 }
@@ -719,13 +576,7 @@ fn rule_5_responder_rejects_a_reply_key_with_code_4() {
     let reply = Frame::reply(REV_1, false, true, false, vec![]).encode();
     let (_, a) = responder_with_request(Config::default(), &reply);
     let e = close_error(&a).unwrap();
-    assert_eq!(
-        e,
-        StartupError::UnexpectedKey {
-            expected: Key::Request,
-            received: Key::Reply
-        }
-    );
+    assert_eq!(e, StartupError::UnexpectedKey { expected: Key::Request, received: Key::Reply });
     assert_eq!(e.code(), Some(4));
     assert!(!e.is_initiator_initiator());
 }
@@ -754,49 +605,30 @@ fn rule_8_two_initiators_both_close_on_the_other_request() {
 
 #[test]
 fn rule_8_responder_times_out_waiting_for_a_request_as_responder_responder() {
-    let cfg = Config {
-        request_timeout: Some(Duration::from_secs(5)),
-        ..Config::default()
-    };
+    let cfg = Config { request_timeout: Some(Duration::from_secs(5)), ..Config::default() };
     let mut r = Responder::start(cfg).unwrap();
-    assert!(r
-        .handle(Event::Elapsed(Duration::from_millis(4999)))
-        .is_empty());
+    assert!(r.handle(Event::Elapsed(Duration::from_millis(4999))).is_empty());
     let a = r.handle(Event::Elapsed(Duration::from_millis(1)));
     let e = close_error(&a).unwrap();
-    assert_eq!(
-        e,
-        StartupError::RequestTimeout {
-            waited: Duration::from_secs(5)
-        }
-    );
+    assert_eq!(e, StartupError::RequestTimeout { waited: Duration::from_secs(5) });
     assert_eq!(e.code(), None);
     assert_eq!(r.state(), State::Closed);
 }
 
 #[test]
 fn rule_8_two_responders_both_time_out() {
-    let cfg = Config {
-        request_timeout: Some(Duration::from_secs(1)),
-        ..Config::default()
-    };
+    let cfg = Config { request_timeout: Some(Duration::from_secs(1)), ..Config::default() };
     let mut a = Responder::start(cfg.clone()).unwrap();
     let mut b = Responder::start(cfg).unwrap();
     for r in [&mut a, &mut b] {
         let acts = r.handle(Event::Elapsed(Duration::from_secs(2)));
-        assert!(matches!(
-            close_error(&acts),
-            Some(StartupError::RequestTimeout { .. })
-        ));
+        assert!(matches!(close_error(&acts), Some(StartupError::RequestTimeout { .. })));
     }
 }
 
 #[test]
 fn rule_8_request_timeout_does_not_fire_once_request_octets_have_arrived() {
-    let cfg = Config {
-        request_timeout: Some(Duration::from_secs(1)),
-        ..Config::default()
-    };
+    let cfg = Config { request_timeout: Some(Duration::from_secs(1)), ..Config::default() };
     let mut r = Responder::start(cfg).unwrap();
     r.handle(Event::Received(request_bytes(REV_1, &[])[..5].to_vec()));
     assert!(r.handle(Event::Elapsed(Duration::from_secs(10))).is_empty());
@@ -805,27 +637,18 @@ fn rule_8_request_timeout_does_not_fire_once_request_octets_have_arrived() {
 
 #[test]
 fn rule_9_responder_closes_when_pd_length_exceeds_its_private_data_buffer() {
-    let cfg = Config {
-        private_data_buffer: 16,
-        ..Config::default()
-    };
+    let cfg = Config { private_data_buffer: 16, ..Config::default() };
     let req = request_bytes(REV_1, &[0; 17]);
     let (_, a) = responder_with_request(cfg, &req[..20]);
     assert_eq!(
         close_error(&a),
-        Some(StartupError::PrivateDataExceedsBuffer {
-            pd_length: 17,
-            buffer: 16
-        })
+        Some(StartupError::PrivateDataExceedsBuffer { pd_length: 17, buffer: 16 })
     );
 }
 
 #[test]
 fn rule_9_initiator_closes_when_reply_pd_length_exceeds_its_buffer() {
-    let cfg = Config {
-        private_data_buffer: 0,
-        ..Config::default()
-    };
+    let cfg = Config { private_data_buffer: 0, ..Config::default() };
     let reply = Frame::reply(REV_1, false, true, false, vec![1]).encode();
     let (_, a) = initiator_with_reply(cfg, &reply);
     assert_eq!(close_error(&a).and_then(|e| e.code()), Some(4));
@@ -833,24 +656,16 @@ fn rule_9_initiator_closes_when_reply_pd_length_exceeds_its_buffer() {
 
 #[test]
 fn rule_10_initiator_closes_on_startup_timeout_without_a_reply() {
-    let cfg = Config {
-        startup_timeout: Some(Duration::from_secs(3)),
-        ..Config::default()
-    };
+    let cfg = Config { startup_timeout: Some(Duration::from_secs(3)), ..Config::default() };
     let (mut i, _) = Initiator::start(cfg).unwrap();
     i.handle(Event::Received(b"MPA ID".to_vec()));
     assert!(i.handle(Event::Elapsed(Duration::from_secs(2))).is_empty());
     let a = i.handle(Event::Elapsed(Duration::from_secs(1)));
     assert_eq!(
         a,
-        vec![Action::CloseTcp(StartupError::StartupTimeout {
-            waited: Duration::from_secs(3)
-        })]
+        vec![Action::CloseTcp(StartupError::StartupTimeout { waited: Duration::from_secs(3) })]
     );
-    assert!(
-        i.handle(Event::Elapsed(Duration::from_secs(1))).is_empty(),
-        "closed once"
-    );
+    assert!(i.handle(Event::Elapsed(Duration::from_secs(1))).is_empty(), "closed once");
 }
 
 #[test]
@@ -861,31 +676,20 @@ fn rule_10_responder_closes_on_startup_timeout_with_an_incomplete_request() {
         ..Config::default()
     };
     let mut r = Responder::start(cfg).unwrap();
-    r.handle(Event::Received(
-        request_bytes(REV_1, &[0; 10])[..25].to_vec(),
-    ));
+    r.handle(Event::Received(request_bytes(REV_1, &[0; 10])[..25].to_vec()));
     assert!(r.handle(Event::Elapsed(Duration::from_secs(9))).is_empty());
     let a = r.handle(Event::Elapsed(Duration::from_secs(1)));
-    assert!(matches!(
-        close_error(&a),
-        Some(StartupError::StartupTimeout { .. })
-    ));
+    assert!(matches!(close_error(&a), Some(StartupError::StartupTimeout { .. })));
 }
 
 #[test]
 fn rule_10_timeouts_stop_once_the_frame_is_complete() {
-    let cfg = Config {
-        startup_timeout: Some(Duration::from_secs(1)),
-        ..Config::default()
-    };
+    let cfg = Config { startup_timeout: Some(Duration::from_secs(1)), ..Config::default() };
     let (mut r, _) = responder_with_request(cfg, &request_bytes(REV_1, &[]));
     assert!(r.handle(Event::Elapsed(Duration::from_secs(60))).is_empty());
     assert_eq!(r.state(), State::AwaitingUlp);
     let huge = Duration::MAX;
-    assert!(
-        r.handle(Event::Elapsed(huge)).is_empty(),
-        "saturating, no overflow panic"
-    );
+    assert!(r.handle(Event::Elapsed(huge)).is_empty(), "saturating, no overflow panic");
 }
 
 #[test]
@@ -893,26 +697,18 @@ fn section_8_code_1_when_tcp_closes_before_the_frame_header() {
     let (mut i, _) = Initiator::start(Config::default()).unwrap();
     i.handle(Event::Received(b"MPA ID Rep".to_vec()));
     let a = i.handle(Event::TcpClosed);
-    assert_eq!(
-        a,
-        vec![Action::CloseTcp(StartupError::TcpClosed { received: 10 })]
-    );
+    assert_eq!(a, vec![Action::CloseTcp(StartupError::TcpClosed { received: 10 })]);
     assert_eq!(i.state(), State::Closed);
 }
 
 #[test]
 fn section_8_code_4_when_tcp_closes_before_pd_length_octets_arrive() {
     let mut r = Responder::start(Config::default()).unwrap();
-    r.handle(Event::Received(
-        request_bytes(REV_1, &[1; 8])[..24].to_vec(),
-    ));
+    r.handle(Event::Received(request_bytes(REV_1, &[1; 8])[..24].to_vec()));
     let a = r.handle(Event::TcpClosed);
     assert_eq!(
         a,
-        vec![Action::CloseTcp(StartupError::PdLengthMismatch {
-            pd_length: 8,
-            received: 4
-        })]
+        vec![Action::CloseTcp(StartupError::PdLengthMismatch { pd_length: 8, received: 4 })]
     );
 }
 
@@ -978,10 +774,7 @@ fn rule_7_first_octets_with_markers_are_the_zero_marker_then_ulpdu_length() {
     assert!(ni.markers_tx());
     assert_eq!(ni.first_fpdu_prefix(), &MARKER_ZERO);
     assert_eq!(ni.tx_framing().offset, 0, "marker origin at the first FPDU");
-    let wire = Framer::new(ni.tx_framing())
-        .unwrap()
-        .frame(&[0xAA; 10])
-        .unwrap();
+    let wire = Framer::new(ni.tx_framing()).unwrap().frame(&[0xAA; 10]).unwrap();
     assert_eq!(&wire[..4], &MARKER_ZERO);
     assert_eq!(&wire[4..6], &[0, 10], "then the FPDU's ULPDU_Length");
     // The Responder's direction has no Markers: its first octets are the ULPDU_Length.
@@ -993,21 +786,13 @@ fn rule_7_first_octets_with_markers_are_the_zero_marker_then_ulpdu_length() {
         })
         .unwrap();
     assert!(nr.first_fpdu_prefix().is_empty());
-    let wire = Framer::new(nr.tx_framing())
-        .unwrap()
-        .frame(&[0xAA; 10])
-        .unwrap();
+    let wire = Framer::new(nr.tx_framing()).unwrap().frame(&[0xAA; 10]).unwrap();
     assert_eq!(&wire[..2], &[0, 10]);
 }
 
 #[test]
 fn rev2_initiator_falls_back_when_the_responder_speaks_revision_1() {
-    let io = IrdOrd {
-        peer_to_peer: true,
-        rtr: RtrTypes::ALL,
-        ird: 4,
-        ord: 4,
-    };
+    let io = IrdOrd { peer_to_peer: true, rtr: RtrTypes::ALL, ird: 4, ord: 4 };
     let log = simulate(rev2(io), Config::default());
     let reply = log
         .iter()
@@ -1057,19 +842,10 @@ fn rev2_full_operation(init: IrdOrd, resp: IrdOrd) -> (Negotiated, Negotiated, F
 
 #[test]
 fn rev2_responder_picks_exactly_one_rtr_type_from_those_offered() {
-    let offer = IrdOrd {
-        peer_to_peer: true,
-        rtr: RtrTypes::ALL,
-        ird: 8,
-        ord: 8,
-    };
+    let offer = IrdOrd { peer_to_peer: true, rtr: RtrTypes::ALL, ird: 8, ord: 8 };
     let support = IrdOrd {
         peer_to_peer: true,
-        rtr: RtrTypes {
-            send: true,
-            write: false,
-            read: true,
-        },
+        rtr: RtrTypes { send: true, write: false, read: true },
         ird: 8,
         ord: 8,
     };
@@ -1085,23 +861,11 @@ fn rev2_responder_picks_exactly_one_rtr_type_from_those_offered() {
 
 #[test]
 fn rev2_negotiated_result_reports_ird_ord_with_ord_lowered_to_the_peer_ird() {
-    let init = IrdOrd {
-        ird: 16,
-        ord: 4,
-        ..IrdOrd::default()
-    };
-    let resp = IrdOrd {
-        ird: 8,
-        ord: 32,
-        ..IrdOrd::default()
-    };
+    let init = IrdOrd { ird: 16, ord: 4, ..IrdOrd::default() };
+    let resp = IrdOrd { ird: 8, ord: 32, ..IrdOrd::default() };
     let (ni, nr, reply) = rev2_full_operation(init, resp);
     assert_eq!(reply.rev, REV_2);
-    assert_eq!(
-        reply.ird_ord.unwrap().ord,
-        16,
-        "Responder ORD lowered to the Initiator's IRD"
-    );
+    assert_eq!(reply.ird_ord.unwrap().ord, 16, "Responder ORD lowered to the Initiator's IRD");
     assert_eq!(nr.ird_ord, Some(NegotiatedIrdOrd { ird: 8, ord: 16 }));
     assert_eq!(ni.ird_ord, Some(NegotiatedIrdOrd { ird: 16, ord: 4 }));
     assert_eq!(ni.rtr, None, "no peer-to-peer, no RTR");
@@ -1110,88 +874,38 @@ fn rev2_negotiated_result_reports_ird_ord_with_ord_lowered_to_the_peer_ird() {
 
 #[test]
 fn rev2_responder_closes_with_code_6_when_initiator_ord_exceeds_its_ird() {
-    let init = IrdOrd {
-        ird: 4,
-        ord: 9,
-        ..IrdOrd::default()
-    };
-    let req = Frame::request(REV_2, false, true, vec![])
-        .with_ird_ord(init)
-        .encode();
-    let (r, a) = responder_with_request(
-        rev2(IrdOrd {
-            ird: 8,
-            ord: 8,
-            ..IrdOrd::default()
-        }),
-        &req,
-    );
+    let init = IrdOrd { ird: 4, ord: 9, ..IrdOrd::default() };
+    let req = Frame::request(REV_2, false, true, vec![]).with_ird_ord(init).encode();
+    let (r, a) = responder_with_request(rev2(IrdOrd { ird: 8, ord: 8, ..IrdOrd::default() }), &req);
     let (reply, _) = complete(&sent(&a)[0]);
     assert!(reply.r, "a rejecting Reply precedes the close");
     let e = close_error(&a).unwrap();
-    assert_eq!(
-        e,
-        StartupError::InsufficientIrd {
-            peer_ord: 9,
-            ird: 8
-        }
-    );
+    assert_eq!(e, StartupError::InsufficientIrd { peer_ord: 9, ird: 8 });
     assert_eq!(e.code(), Some(6));
     assert_eq!(r.state(), State::Closed);
 }
 
 #[test]
 fn rev2_initiator_closes_with_code_6_when_reply_ord_exceeds_its_ird() {
-    let local = IrdOrd {
-        ird: 2,
-        ord: 2,
-        ..IrdOrd::default()
-    };
+    let local = IrdOrd { ird: 2, ord: 2, ..IrdOrd::default() };
     let reply = Frame::reply(REV_2, false, true, false, vec![])
-        .with_ird_ord(IrdOrd {
-            ird: 2,
-            ord: 3,
-            ..IrdOrd::default()
-        })
+        .with_ird_ord(IrdOrd { ird: 2, ord: 3, ..IrdOrd::default() })
         .encode();
     let (_, a) = initiator_with_reply(rev2(local), &reply);
-    assert_eq!(
-        close_error(&a),
-        Some(StartupError::InsufficientIrd {
-            peer_ord: 3,
-            ird: 2
-        })
-    );
+    assert_eq!(close_error(&a), Some(StartupError::InsufficientIrd { peer_ord: 3, ird: 2 }));
 }
 
 #[test]
 fn rev2_responder_closes_with_code_7_when_no_rtr_type_is_common() {
-    let offer = IrdOrd {
-        peer_to_peer: true,
-        rtr: RtrTypes::only(Rtr::Send),
-        ird: 1,
-        ord: 1,
-    };
-    let support = IrdOrd {
-        peer_to_peer: true,
-        rtr: RtrTypes::only(Rtr::Write),
-        ird: 1,
-        ord: 1,
-    };
-    let req = Frame::request(REV_2, false, true, vec![])
-        .with_ird_ord(offer)
-        .encode();
+    let offer = IrdOrd { peer_to_peer: true, rtr: RtrTypes::only(Rtr::Send), ird: 1, ord: 1 };
+    let support = IrdOrd { peer_to_peer: true, rtr: RtrTypes::only(Rtr::Write), ird: 1, ord: 1 };
+    let req = Frame::request(REV_2, false, true, vec![]).with_ird_ord(offer).encode();
     let (_, a) = responder_with_request(rev2(support), &req);
     let e = close_error(&a).unwrap();
     assert_eq!(e.code(), Some(7));
     assert!(complete(&sent(&a)[0]).0.r);
     // A Responder without peer-to-peer support cannot answer a peer-to-peer Request either.
-    let no_p2p = IrdOrd {
-        peer_to_peer: false,
-        rtr: RtrTypes::ALL,
-        ird: 1,
-        ord: 1,
-    };
+    let no_p2p = IrdOrd { peer_to_peer: false, rtr: RtrTypes::ALL, ird: 1, ord: 1 };
     let (_, a) = responder_with_request(rev2(no_p2p), &req);
     assert_eq!(close_error(&a).and_then(|e| e.code()), Some(7));
 }
@@ -1200,36 +914,20 @@ fn rev2_responder_closes_with_code_7_when_no_rtr_type_is_common() {
 fn rev2_initiator_closes_with_code_7_unless_reply_picks_exactly_one_offered_rtr() {
     let offer = IrdOrd {
         peer_to_peer: true,
-        rtr: RtrTypes {
-            send: false,
-            write: true,
-            read: true,
-        },
+        rtr: RtrTypes { send: false, write: true, read: true },
         ird: 4,
         ord: 4,
     };
     let answer = |p2p, rtr| {
         Frame::reply(REV_2, false, true, false, vec![])
-            .with_ird_ord(IrdOrd {
-                peer_to_peer: p2p,
-                rtr,
-                ird: 4,
-                ord: 4,
-            })
+            .with_ird_ord(IrdOrd { peer_to_peer: p2p, rtr, ird: 4, ord: 4 })
             .encode()
     };
     for (p2p, rtr) in [
-        (
-            true,
-            RtrTypes {
-                send: false,
-                write: true,
-                read: true,
-            },
-        ), // two types
-        (true, RtrTypes::NONE),              // none
-        (true, RtrTypes::only(Rtr::Send)),   // not offered
-        (false, RtrTypes::only(Rtr::Write)), // A not echoed
+        (true, RtrTypes { send: false, write: true, read: true }), // two types
+        (true, RtrTypes::NONE),                                    // none
+        (true, RtrTypes::only(Rtr::Send)),                         // not offered
+        (false, RtrTypes::only(Rtr::Write)),                       // A not echoed
     ] {
         let (_, a) = initiator_with_reply(rev2(offer), &answer(p2p, rtr));
         let e = close_error(&a).unwrap_or_else(|| panic!("{rtr} accepted"));
@@ -1248,15 +946,8 @@ fn rev2_initiator_closes_with_code_4_when_rev2_reply_lacks_the_ird_ord_block() {
 
 #[test]
 fn rev2_ulp_private_data_follows_the_block_in_both_directions() {
-    let io = IrdOrd {
-        ird: 1,
-        ord: 1,
-        ..IrdOrd::default()
-    };
-    let cfg = Config {
-        private_data: b"from-init".to_vec(),
-        ..rev2(io)
-    };
+    let io = IrdOrd { ird: 1, ord: 1, ..IrdOrd::default() };
+    let cfg = Config { private_data: b"from-init".to_vec(), ..rev2(io) };
     let (_, first) = Initiator::start(cfg).unwrap();
     let (mut r, a) = responder_with_request(rev2(io), &sent(&first)[0]);
     match &a[..] {
@@ -1264,10 +955,7 @@ fn rev2_ulp_private_data_follows_the_block_in_both_directions() {
         other => panic!("{other:?}"),
     }
     let a = r.handle(Event::UlpAccept(vec![0; 509]));
-    assert_eq!(
-        a,
-        vec![Action::Error(StartupError::PrivateDataTooLong { len: 513 })]
-    );
+    assert_eq!(a, vec![Action::Error(StartupError::PrivateDataTooLong { len: 513 })]);
     let a = r.handle(Event::UlpAccept(b"from-resp".to_vec()));
     let (reply, _) = complete(&sent(&a)[0]);
     assert_eq!(reply.pd_length(), 4 + 9);
@@ -1281,29 +969,20 @@ fn rev2_ulp_private_data_follows_the_block_in_both_directions() {
 
 const V0_M11: InteropOutcome = InteropOutcome::Connected {
     ddp_rdmap_version: 0,
-    markers: MarkerState {
-        initiator_rx: true,
-        responder_rx: true,
-    },
+    markers: MarkerState { initiator_rx: true, responder_rx: true },
     crc: true,
 };
 
 fn v1(x: bool, y: bool) -> InteropOutcome {
     InteropOutcome::Connected {
         ddp_rdmap_version: 1,
-        markers: MarkerState {
-            initiator_rx: x,
-            responder_rx: y,
-        },
+        markers: MarkerState { initiator_rx: x, responder_rx: y },
         crc: false,
     }
 }
 
 fn close_by(by: Role) -> InteropOutcome {
-    InteropOutcome::Closed {
-        by,
-        error: StartupError::UnsupportedRevision { rev: 0 },
-    }
+    InteropOutcome::Closed { by, error: StartupError::UnsupportedRevision { rev: 0 } }
 }
 
 /// Checks one figure cell twice: against the tabulating function and against the two state
@@ -1316,38 +995,14 @@ fn assert_cell(initiator: Peer, responder: Peer, expected: InteropOutcome) {
         "function: {initiator:?} -> {responder:?}"
     );
     let log = simulate(peer_config(initiator), peer_config(responder));
-    assert_eq!(
-        simulated_outcome(&log),
-        expected,
-        "machines: {initiator:?} -> {responder:?}"
-    );
+    assert_eq!(simulated_outcome(&log), expected, "machines: {initiator:?} -> {responder:?}");
 }
 
-const NP0: Peer = Peer {
-    kind: RnicKind::IetfNonPermissive,
-    markers: false,
-    crc: false,
-};
-const NP1: Peer = Peer {
-    kind: RnicKind::IetfNonPermissive,
-    markers: true,
-    crc: false,
-};
-const P0: Peer = Peer {
-    kind: RnicKind::IetfPermissive,
-    markers: false,
-    crc: false,
-};
-const P1: Peer = Peer {
-    kind: RnicKind::IetfPermissive,
-    markers: true,
-    crc: false,
-};
-const RDMAC: Peer = Peer {
-    kind: RnicKind::Rdmac,
-    markers: true,
-    crc: true,
-};
+const NP0: Peer = Peer { kind: RnicKind::IetfNonPermissive, markers: false, crc: false };
+const NP1: Peer = Peer { kind: RnicKind::IetfNonPermissive, markers: true, crc: false };
+const P0: Peer = Peer { kind: RnicKind::IetfPermissive, markers: false, crc: false };
+const P1: Peer = Peer { kind: RnicKind::IetfPermissive, markers: true, crc: false };
+const RDMAC: Peer = Peer { kind: RnicKind::Rdmac, markers: true, crc: true };
 
 /// Figure 15, row "RDMAC M=1": `V=0 M=1/1 | close | close`.
 #[test]
@@ -1383,10 +1038,7 @@ fn appendix_c_2_1_non_permissive_responder_replies_rev_1_then_closes() {
     assert_eq!(a.len(), 2);
     let (reply, _) = complete(&sent(&a)[0]);
     assert_eq!(reply.rev, REV_1);
-    assert_eq!(
-        a[1],
-        Action::CloseTcp(StartupError::UnsupportedRevision { rev: 0 })
-    );
+    assert_eq!(a[1], Action::CloseTcp(StartupError::UnsupportedRevision { rev: 0 }));
     assert_eq!(r.state(), State::Closed);
 }
 
@@ -1396,12 +1048,7 @@ fn appendix_c_2_1_non_permissive_responder_replies_rev_1_then_closes() {
 fn appendix_c_2_2_non_permissive_initiator_closes_on_a_rev_0_reply() {
     let reply = Frame::reply(REV_RDMAC, true, true, false, vec![]).encode();
     let (i, a) = initiator_with_reply(peer_config(NP0), &reply);
-    assert_eq!(
-        a,
-        vec![Action::CloseTcp(StartupError::UnsupportedRevision {
-            rev: 0
-        })]
-    );
+    assert_eq!(a, vec![Action::CloseTcp(StartupError::UnsupportedRevision { rev: 0 })]);
     assert_eq!(i.state(), State::Closed);
 }
 
@@ -1413,10 +1060,8 @@ fn figure_16_row_rdmac_initiator() {
     assert_cell(RDMAC, RDMAC, V0_M11);
     assert_cell(RDMAC, P1, V0_M11);
     assert_cell(RDMAC, P0, V0_M11);
-    let (mut r, _) = responder_with_request(
-        peer_config(P0),
-        &Frame::request(0, true, true, vec![]).encode(),
-    );
+    let (mut r, _) =
+        responder_with_request(peer_config(P0), &Frame::request(0, true, true, vec![]).encode());
     let (reply, _) = complete(&sent(&r.handle(Event::UlpAccept(vec![])))[0]);
     assert!(reply.m, "never M=0 to an RDMAC Initiator");
 }
@@ -1446,10 +1091,7 @@ fn appendix_c_2_4_permissive_responder_replies_rev_0_m1_c1_and_uses_version_0() 
     let (mut r, _) = responder_with_request(peer_config(P0), &req);
     let a = r.handle(Event::UlpAccept(vec![]));
     let (reply, _) = complete(&sent(&a)[0]);
-    assert_eq!(
-        (reply.rev, reply.m, reply.c, reply.r),
-        (0, true, true, false)
-    );
+    assert_eq!((reply.rev, reply.m, reply.c, reply.r), (0, true, true, false));
     let n = full_operation(&a).unwrap();
     assert_eq!(n.ddp_rdmap_version, 0);
     assert!(n.crc && n.markers_tx() && n.markers_rx());
@@ -1471,14 +1113,8 @@ fn appendix_c_2_5_permissive_initiator_adopts_version_0_markers_and_crc() {
     let (mut i, _) = initiator_with_reply(peer_config(P0), &reply.encode());
     let n = full_operation(&i.handle(Event::UlpAccept(vec![]))).unwrap();
     assert_eq!(n.ddp_rdmap_version, 0);
-    assert!(
-        n.crc,
-        "CRC on because of the RDMAC Reply's C=1 (the Request had C=0)"
-    );
-    assert!(
-        n.markers_tx() && n.markers_rx(),
-        "Markers both ways although the Request had M=0"
-    );
+    assert!(n.crc, "CRC on because of the RDMAC Reply's C=1 (the Request had C=0)");
+    assert!(n.markers_tx() && n.markers_rx(), "Markers both ways although the Request had M=0");
 }
 
 /// Figure 17, every row: between IETF RNICs, "V=1" and "M=X/Y" with X the Initiator's and Y the
@@ -1520,11 +1156,7 @@ fn figure_17_row_permissive_initiator_m1() {
 /// machines agree with the tabulating function, revisions 1 and 2.
 #[test]
 fn machines_agree_with_appendix_c_outcome_for_every_kind_marker_and_crc() {
-    let kinds = [
-        RnicKind::Rdmac,
-        RnicKind::IetfNonPermissive,
-        RnicKind::IetfPermissive,
-    ];
+    let kinds = [RnicKind::Rdmac, RnicKind::IetfNonPermissive, RnicKind::IetfPermissive];
     let mut peers = Vec::new();
     for kind in kinds {
         for markers in [false, true] {
@@ -1540,16 +1172,8 @@ fn machines_agree_with_appendix_c_outcome_for_every_kind_marker_and_crc() {
     for &i in &peers {
         for &r in &peers {
             for rev in [REV_1, REV_2] {
-                let io = IrdOrd {
-                    ird: 4,
-                    ord: 4,
-                    ..IrdOrd::default()
-                };
-                let cfg = |p: Peer| Config {
-                    rev,
-                    ird_ord: Some(io),
-                    ..peer_config(p)
-                };
+                let io = IrdOrd { ird: 4, ord: 4, ..IrdOrd::default() };
+                let cfg = |p: Peer| Config { rev, ird_ord: Some(io), ..peer_config(p) };
                 let log = simulate(cfg(i), cfg(r));
                 assert_eq!(
                     simulated_outcome(&log),
@@ -1574,16 +1198,10 @@ fn bare_rdmac_peer_without_frames_is_refused_by_key_or_timeout() {
     let e = close_error(&a).unwrap();
     assert_eq!(e, StartupError::InvalidKey { received: vec![0] });
     assert_eq!(e.code(), Some(4));
-    let cfg = Config {
-        startup_timeout: Some(Duration::from_secs(2)),
-        ..Config::default()
-    };
+    let cfg = Config { startup_timeout: Some(Duration::from_secs(2)), ..Config::default() };
     let (mut i, _) = Initiator::start(cfg).unwrap();
     let a = i.handle(Event::Elapsed(Duration::from_secs(2)));
-    assert!(matches!(
-        close_error(&a),
-        Some(StartupError::StartupTimeout { .. })
-    ));
+    assert!(matches!(close_error(&a), Some(StartupError::StartupTimeout { .. })));
 }
 
 // -------------------------------------------------------------------------------------------
@@ -1595,20 +1213,12 @@ fn random_frame(rng: &mut StdRng) -> Frame {
     let rev = rng.gen_range(0..=2u8);
     let enhanced = rev == 2 && rng.gen();
     let max = if enhanced { 508 } else { 512 };
-    let len = if rng.gen_bool(0.2) {
-        max
-    } else {
-        rng.gen_range(0..=max.min(64))
-    };
+    let len = if rng.gen_bool(0.2) { max } else { rng.gen_range(0..=max.min(64)) };
     let mut private_data = vec![0u8; len];
     rng.fill(&mut private_data[..]);
     let ird_ord = enhanced.then(|| IrdOrd {
         peer_to_peer: rng.gen(),
-        rtr: RtrTypes {
-            send: rng.gen(),
-            write: rng.gen(),
-            read: rng.gen(),
-        },
+        rtr: RtrTypes { send: rng.gen(), write: rng.gen(), read: rng.gen() },
         ird: rng.gen_range(0..=IRD_ORD_MAX),
         ord: rng.gen_range(0..=IRD_ORD_MAX),
     });
@@ -1652,11 +1262,7 @@ fn decode_never_panics_on_random_byte_strings() {
             Ok(Decoded::Complete { frame, consumed }) => {
                 outcomes[0] += 1;
                 assert!(consumed <= b.len());
-                assert_eq!(
-                    frame.encode(),
-                    b[..consumed],
-                    "re-encoding gives the same octets"
-                );
+                assert_eq!(frame.encode(), b[..consumed], "re-encoding gives the same octets");
             }
             Ok(Decoded::Incomplete { needed }) => {
                 outcomes[1] += 1;
@@ -1669,10 +1275,7 @@ fn decode_never_panics_on_random_byte_strings() {
         }
         let _ = Frame::decode_at_close(&b, &rules);
     }
-    assert!(
-        outcomes.iter().all(|&c| c > 100),
-        "every outcome exercised: {outcomes:?}"
-    );
+    assert!(outcomes.iter().all(|&c| c > 100), "every outcome exercised: {outcomes:?}");
 }
 
 #[test]
@@ -1703,11 +1306,8 @@ fn state_machines_never_panic_and_stay_silent_after_closing_on_random_events() {
     let mut rng = StdRng::seed_from_u64(44);
     for round in 0..2_000 {
         let mut cfg = Config {
-            kind: [
-                RnicKind::Rdmac,
-                RnicKind::IetfNonPermissive,
-                RnicKind::IetfPermissive,
-            ][rng.gen_range(0..3)],
+            kind: [RnicKind::Rdmac, RnicKind::IetfNonPermissive, RnicKind::IetfPermissive]
+                [rng.gen_range(0..3)],
             markers: rng.gen(),
             crc: rng.gen(),
             private_data_buffer: rng.gen_range(0..600),
@@ -1719,11 +1319,7 @@ fn state_machines_never_panic_and_stay_silent_after_closing_on_random_events() {
             cfg.rev = REV_2;
             cfg.ird_ord = Some(IrdOrd {
                 peer_to_peer: rng.gen(),
-                rtr: RtrTypes {
-                    send: rng.gen(),
-                    write: rng.gen(),
-                    read: rng.gen(),
-                },
+                rtr: RtrTypes { send: rng.gen(), write: rng.gen(), read: rng.gen() },
                 ird: rng.gen_range(0..8),
                 ord: rng.gen_range(0..8),
             });
@@ -1761,10 +1357,9 @@ fn state_machines_never_panic_and_stay_silent_after_closing_on_random_events() {
         let mut r = Responder::start(cfg).unwrap();
         let (mut i_done, mut r_done) = (false, false);
         for e in events {
-            for (done, actions) in [
-                (&mut i_done, i.handle(e.clone())),
-                (&mut r_done, r.handle(e.clone())),
-            ] {
+            for (done, actions) in
+                [(&mut i_done, i.handle(e.clone())), (&mut r_done, r.handle(e.clone()))]
+            {
                 for a in &actions {
                     if *done {
                         assert!(
@@ -1773,10 +1368,7 @@ fn state_machines_never_panic_and_stay_silent_after_closing_on_random_events() {
                         );
                     }
                 }
-                if actions
-                    .iter()
-                    .any(|a| matches!(a, Action::CloseTcp(_) | Action::ExitMpa(_)))
-                {
+                if actions.iter().any(|a| matches!(a, Action::CloseTcp(_) | Action::ExitMpa(_))) {
                     *done = true;
                 }
             }

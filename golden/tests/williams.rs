@@ -46,11 +46,7 @@ fn segment(
         reserved_octet: rng.gen(),
         fields: fields(ty, begin, rng),
         control: (0..4 * words).map(|_| rng.gen()).collect(),
-        payload: if rr {
-            Vec::new()
-        } else {
-            (0..payload_len).map(|_| rng.gen()).collect()
-        },
+        payload: if rr { Vec::new() } else { (0..payload_len).map(|_| rng.gen()).collect() },
     }
 }
 
@@ -211,37 +207,20 @@ fn read_request_carries_no_payload_and_is_one_segment() {
     let mut rng = StdRng::seed_from_u64(5);
     let seg = segment(MessageType::RdmaReadRequest, CID, 1, 0, &mut rng);
     // Encode refuses a payload.
-    let with_payload = Segment {
-        payload: vec![1, 2, 3, 4],
-        ..seg.clone()
-    };
-    assert_eq!(
-        with_payload.encode(),
-        Err(WilliamsError::ReadRequestPayload { payload_len: 4 })
-    );
+    let with_payload = Segment { payload: vec![1, 2, 3, 4], ..seg.clone() };
+    assert_eq!(with_payload.encode(), Err(WilliamsError::ReadRequestPayload { payload_len: 4 }));
     // Decode refuses one: build it as a Write and retype it.
     let as_write = Segment {
-        fields: TypeFields::RdmaWrite {
-            buffer_id: 1,
-            buffer_offset: 2,
-            length: 3,
-        },
+        fields: TypeFields::RdmaWrite { buffer_id: 1, buffer_offset: 2, length: 3 },
         ..with_payload
     };
     let mut b = as_write.encode().unwrap();
     b[1] = (b[1] & !0x03) | MessageType::RdmaReadRequest.bits();
     reseal(&mut b);
-    assert_eq!(
-        Segment::decode(&b),
-        Err(WilliamsError::ReadRequestPayload { payload_len: 4 })
-    );
+    assert_eq!(Segment::decode(&b), Err(WilliamsError::ReadRequestPayload { payload_len: 4 }));
     // B and E both required.
     for (begin, end) in [(false, true), (true, false), (false, false)] {
-        let s = Segment {
-            begin,
-            end,
-            ..seg.clone()
-        };
+        let s = Segment { begin, end, ..seg.clone() };
         let e = WilliamsError::ReadRequestNotSingleSegment { begin, end };
         assert_eq!(s.encode(), Err(e));
         let mut b = seg.encode().unwrap();
@@ -254,10 +233,9 @@ fn read_request_carries_no_payload_and_is_one_segment() {
 
 #[test]
 fn first_segment_has_data_offset_zero() {
-    for fields in [
-        TypeFields::Send { data_offset: 5 },
-        TypeFields::RdmaReadResponse { data_offset: 5 },
-    ] {
+    for fields in
+        [TypeFields::Send { data_offset: 5 }, TypeFields::RdmaReadResponse { data_offset: 5 }]
+    {
         let s = Segment {
             reserved: 0,
             begin: true,
@@ -270,26 +248,12 @@ fn first_segment_has_data_offset_zero() {
             control: vec![],
             payload: vec![9; 5],
         };
-        assert_eq!(
-            s.encode(),
-            Err(WilliamsError::BeginWithOffset { data_offset: 5 })
-        );
-        let mut b = Segment {
-            begin: false,
-            ..s.clone()
-        }
-        .encode()
-        .unwrap();
-        assert!(
-            Segment::decode(&b).is_ok(),
-            "a later segment may have an offset"
-        );
+        assert_eq!(s.encode(), Err(WilliamsError::BeginWithOffset { data_offset: 5 }));
+        let mut b = Segment { begin: false, ..s.clone() }.encode().unwrap();
+        assert!(Segment::decode(&b).is_ok(), "a later segment may have an offset");
         b[1] |= 0x08;
         reseal(&mut b);
-        assert_eq!(
-            Segment::decode(&b),
-            Err(WilliamsError::BeginWithOffset { data_offset: 5 })
-        );
+        assert_eq!(Segment::decode(&b), Err(WilliamsError::BeginWithOffset { data_offset: 5 }));
     }
 }
 
@@ -336,10 +300,7 @@ fn crc_mismatch_on_any_flipped_bit_after_the_header() {
     // Header fields that pass the other checks are covered too.
     let mut bad = b.clone();
     bad[12] ^= 1; // Message Number
-    assert!(matches!(
-        Segment::decode(&bad),
-        Err(WilliamsError::CrcMismatch { .. })
-    ));
+    assert!(matches!(Segment::decode(&bad), Err(WilliamsError::CrcMismatch { .. })));
 }
 
 #[test]
@@ -356,48 +317,25 @@ fn nonzero_padding_is_ignored_but_covered_by_the_crc() {
     // Changed after the CRC was computed: the CRC catches it.
     let mut changed = b.clone();
     changed[31] = 0x55;
-    assert!(matches!(
-        Segment::decode(&changed),
-        Err(WilliamsError::CrcMismatch { .. })
-    ));
+    assert!(matches!(Segment::decode(&changed), Err(WilliamsError::CrcMismatch { .. })));
 }
 
 #[test]
 fn encode_refuses_what_cannot_be_sent() {
     let mut rng = StdRng::seed_from_u64(9);
     let seg = segment(MessageType::RdmaWrite, CID, 0, 0, &mut rng);
-    let s = Segment {
-        control: vec![0; 5],
-        ..seg.clone()
-    };
+    let s = Segment { control: vec![0; 5], ..seg.clone() };
     assert_eq!(s.encode(), Err(WilliamsError::ControlNotWords { len: 5 }));
-    let s = Segment {
-        control: vec![0; 256 * 4],
-        ..seg.clone()
-    };
-    assert_eq!(
-        s.encode(),
-        Err(WilliamsError::ControlTooLong { words: 256 })
-    );
+    let s = Segment { control: vec![0; 256 * 4], ..seg.clone() };
+    assert_eq!(s.encode(), Err(WilliamsError::ControlTooLong { words: 256 }));
     let max = MAX_SEGMENT_LENGTH - RDMA_HEADER_LEN;
-    let s = Segment {
-        payload: vec![0; max],
-        ..seg.clone()
-    };
+    let s = Segment { payload: vec![0; max], ..seg.clone() };
     let b = s.encode().unwrap();
     assert_eq!(b[2..4], [0xFF, 0xFF]);
     assert_eq!(b.len(), 65536 + 4);
     assert_eq!(Segment::decode(&b).unwrap().0, s);
-    let s = Segment {
-        payload: vec![0; max + 1],
-        ..seg
-    };
-    assert_eq!(
-        s.encode(),
-        Err(WilliamsError::SegmentTooLong {
-            segment_length: 65536
-        })
-    );
+    let s = Segment { payload: vec![0; max + 1], ..seg };
+    assert_eq!(s.encode(), Err(WilliamsError::SegmentTooLong { segment_length: 65536 }));
 }
 
 #[test]
@@ -457,17 +395,8 @@ fn walk_follows_the_length_chain() {
     let w = walk(&s, 0, Some(CID));
     assert_eq!(w.stopped, None);
     assert_eq!(w.end, s.len());
-    assert_eq!(
-        w.segments.iter().map(|l| l.offset).collect::<Vec<_>>(),
-        starts
-    );
-    assert_eq!(
-        w.segments
-            .iter()
-            .map(|l| l.segment.clone())
-            .collect::<Vec<_>>(),
-        segs
-    );
+    assert_eq!(w.segments.iter().map(|l| l.offset).collect::<Vec<_>>(), starts);
+    assert_eq!(w.segments.iter().map(|l| l.segment.clone()).collect::<Vec<_>>(), segs);
     // Learning the ID from the first segment gives the same walk.
     assert_eq!(walk(&s, 0, None), w);
     // From a later known start.
@@ -482,13 +411,7 @@ fn walk_follows_the_length_chain() {
     // A segment of another connection ends the walk.
     let w = walk(&s, 0, Some(CID ^ 1));
     assert_eq!(w.segments.len(), 0);
-    assert_eq!(
-        w.stopped,
-        Some(WilliamsError::ConnectionId {
-            expected: CID ^ 1,
-            found: CID
-        })
-    );
+    assert_eq!(w.stopped, Some(WilliamsError::ConnectionId { expected: CID ^ 1, found: CID }));
     // Corruption ends it at the bad segment.
     let mut bad = s.clone();
     bad[starts[7] + 24] ^= 0x10;
@@ -510,10 +433,7 @@ fn recovery_scan_finds_the_next_segment_after_random_loss() {
         let k = rng.gen_range(1..=(s.len() - p).min(600));
         let resume = p + k;
         let data = &s[resume..];
-        let ctx = RecoveryContext {
-            connection_id: cid,
-            message_window: None,
-        };
+        let ctx = RecoveryContext { connection_id: cid, message_window: None };
         let expected = starts.iter().copied().find(|&st| st >= resume);
         match scan_for_segment(data, resume as u64, &ctx) {
             ScanResult::Found(loc) => {
@@ -530,10 +450,7 @@ fn recovery_scan_finds_the_next_segment_after_random_loss() {
             }
         }
         // Never accept a foreign connection, whatever the alignment.
-        let ctx_foreign = RecoveryContext {
-            connection_id: foreign,
-            message_window: None,
-        };
+        let ctx_foreign = RecoveryContext { connection_id: foreign, message_window: None };
         if let ScanResult::Found(loc) = scan_for_segment(data, resume as u64, &ctx_foreign) {
             assert_eq!(loc.segment.connection_id, foreign);
         }
@@ -554,10 +471,7 @@ fn recovery_scan_skips_decoys_of_other_connections() {
     s.extend(next.encode().unwrap());
     // Resume just after the carrier's header: the decoy is the first aligned candidate.
     let data = &s[8..];
-    let ctx = RecoveryContext {
-        connection_id: CID,
-        message_window: None,
-    };
+    let ctx = RecoveryContext { connection_id: CID, message_window: None };
     match scan_for_segment(data, 8, &ctx) {
         ScanResult::Found(loc) => {
             assert_eq!(loc.offset + 8, next_at);
@@ -568,16 +482,10 @@ fn recovery_scan_skips_decoys_of_other_connections() {
     // The decoy itself is rejected on its Connection ID before anything else.
     assert_eq!(
         check_candidate(&s[24..], &ctx),
-        Err(WilliamsError::ConnectionId {
-            expected: CID,
-            found: 0xBAD
-        })
+        Err(WilliamsError::ConnectionId { expected: CID, found: 0xBAD })
     );
     // ... and accepted by its own connection.
-    let own = RecoveryContext {
-        connection_id: 0xBAD,
-        message_window: None,
-    };
+    let own = RecoveryContext { connection_id: 0xBAD, message_window: None };
     match scan_for_segment(data, 8, &own) {
         ScanResult::Found(loc) => assert_eq!(loc.offset + 8, 24),
         other => panic!("{other:?}"),
@@ -587,43 +495,27 @@ fn recovery_scan_skips_decoys_of_other_connections() {
 #[test]
 fn recovery_scan_respects_alignment_and_incomplete_data() {
     let mut rng = StdRng::seed_from_u64(13);
-    let a = segment(MessageType::Send, CID, 0, 7, &mut rng)
-        .encode()
-        .unwrap();
+    let a = segment(MessageType::Send, CID, 0, 7, &mut rng).encode().unwrap();
     let b = segment(MessageType::Send, CID, 0, 100, &mut rng);
     let mut s = a.clone();
     s.extend(b.encode().unwrap());
-    let ctx = RecoveryContext {
-        connection_id: CID,
-        message_window: None,
-    };
+    let ctx = RecoveryContext { connection_id: CID, message_window: None };
     // Data starting 2 octets into the stream: the first aligned candidate is data[2].
     match scan_for_segment(&s[2..], 2, &ctx) {
         ScanResult::Found(loc) => assert_eq!(loc.offset + 2, a.len()),
         other => panic!("{other:?}"),
     }
     // Misreported alignment: no aligned position holds a segment.
-    assert!(!matches!(
-        scan_for_segment(&s[2..], 0, &ctx),
-        ScanResult::Found(_)
-    ));
+    assert!(!matches!(scan_for_segment(&s[2..], 0, &ctx), ScanResult::Found(_)));
     // The next segment's header and part of its payload arrived: wait for more data.
     let cut = a.len() + 40;
-    assert_eq!(
-        scan_for_segment(&s[4..cut], 4, &ctx),
-        ScanResult::Incomplete { at: a.len() - 4 }
-    );
+    assert_eq!(scan_for_segment(&s[4..cut], 4, &ctx), ScanResult::Incomplete { at: a.len() - 4 });
     // Too little data to see a Connection ID.
     assert_eq!(
         scan_for_segment(&s[4..a.len() + 8], 4, &ctx),
-        ScanResult::NotFound {
-            resume_at: a.len() - 4
-        }
+        ScanResult::NotFound { resume_at: a.len() - 4 }
     );
-    assert_eq!(
-        scan_for_segment(&[], 0, &ctx),
-        ScanResult::NotFound { resume_at: 0 }
-    );
+    assert_eq!(scan_for_segment(&[], 0, &ctx), ScanResult::NotFound { resume_at: 0 });
 }
 
 #[test]
@@ -634,62 +526,36 @@ fn message_number_window_adds_confidence() {
     let b = seg.encode().unwrap();
     let inside = RecoveryContext {
         connection_id: CID,
-        message_window: Some(MessageWindow {
-            first: 998,
-            count: 4,
-        }),
+        message_window: Some(MessageWindow { first: 998, count: 4 }),
     };
     assert!(check_candidate(&b, &inside).is_ok());
     let outside = RecoveryContext {
         connection_id: CID,
-        message_window: Some(MessageWindow {
-            first: 1001,
-            count: 4,
-        }),
+        message_window: Some(MessageWindow { first: 1001, count: 4 }),
     };
-    assert_eq!(
-        check_candidate(&b, &outside),
-        Err(WilliamsError::MessageNumber { found: 1000 })
-    );
-    assert!(!matches!(
-        scan_for_segment(&b, 0, &outside),
-        ScanResult::Found(_)
-    ));
+    assert_eq!(check_candidate(&b, &outside), Err(WilliamsError::MessageNumber { found: 1000 }));
+    assert!(!matches!(scan_for_segment(&b, 0, &outside), ScanResult::Found(_)));
 }
 
 #[test]
 fn candidate_checks_run_in_the_drafts_order() {
     let mut rng = StdRng::seed_from_u64(15);
-    let mut b = segment(MessageType::Send, CID, 0, 8, &mut rng)
-        .encode()
-        .unwrap();
-    let ctx = RecoveryContext {
-        connection_id: CID,
-        message_window: None,
-    };
+    let mut b = segment(MessageType::Send, CID, 0, 8, &mut rng).encode().unwrap();
+    let ctx = RecoveryContext { connection_id: CID, message_window: None };
     // Wrong version and wrong ID: the ID is reported.
     b[0] = 9;
     b[11] ^= 1;
-    assert!(matches!(
-        check_candidate(&b, &ctx),
-        Err(WilliamsError::ConnectionId { .. })
-    ));
+    assert!(matches!(check_candidate(&b, &ctx), Err(WilliamsError::ConnectionId { .. })));
     // Right ID, wrong version: version.
     b[11] ^= 1;
     assert_eq!(check_candidate(&b, &ctx), Err(WilliamsError::Version(9)));
     // Header fine, CRC last.
     b[0] = 1;
     b[30] ^= 1;
-    assert!(matches!(
-        check_candidate(&b, &ctx),
-        Err(WilliamsError::CrcMismatch { .. })
-    ));
+    assert!(matches!(check_candidate(&b, &ctx), Err(WilliamsError::CrcMismatch { .. })));
     assert_eq!(
         check_candidate(&b[..11], &ctx),
-        Err(WilliamsError::Truncated {
-            needed: 12,
-            got: 11
-        })
+        Err(WilliamsError::Truncated { needed: 12, got: 11 })
     );
 }
 
@@ -698,10 +564,7 @@ fn recovery_at_tcp_segment_boundaries_as_the_draft_recommends() {
     let mut rng = StdRng::seed_from_u64(16);
     for _ in 0..100 {
         let (s, starts, segs) = stream(20, CID, !CID, &mut rng);
-        let ctx = RecoveryContext {
-            connection_id: CID,
-            message_window: None,
-        };
+        let ctx = RecoveryContext { connection_id: CID, message_window: None };
         // TCP segments aligned to RDMA segments, 1 to 3 RDMA segments each.
         let mut bounds = vec![0];
         let mut i = 0;
@@ -753,10 +616,7 @@ fn random_bytes_never_panic() {
     let mut rng = StdRng::seed_from_u64(17);
     let ctx = RecoveryContext {
         connection_id: CID,
-        message_window: Some(MessageWindow {
-            first: 0,
-            count: u32::MAX,
-        }),
+        message_window: Some(MessageWindow { first: 0, count: u32::MAX }),
     };
     for i in 0..50_000 {
         let len = rng.gen_range(0..200);
