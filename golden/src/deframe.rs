@@ -8,15 +8,22 @@
 //! returned before the whole FPDU is present and verified.
 //!
 //! Checks, in the order section 8 implies:
-//! 1. ULPDU_Length within the receiver's limit (by default the 64768 of section 3). A longer
-//!    length cannot be verified by its CRC; this model reports it as an invalid FPDU, code 2.
+//! 1. ULPDU_Length within the receiver's limit (by default the 64768 of section 3). Section 8
+//!    has no code for this; the FPDU cannot be located, so it cannot be verified, and this model
+//!    reports it as an invalid FPDU with code 2 (with CRC on or off), in its own error variant.
 //! 2. CRC (when enabled): CRC32c over the FPDU with its Markers (4.4) against the CRC field
 //!    (least significant octet first). Mismatch: code 2.
 //! 3. "In the event that the CRC is valid", every Marker's FPDUPTR (low two bits treated as zero,
 //!    4.2) against the boundary the length chain gives: FPDUPTR 0 for a Marker just before the
 //!    ULPDU_Length field, the distance back to that field otherwise. Disagreement: code 3.
 //! 4. A stream that ends inside an FPDU is reported as truncated, code 1 (the TCP connection
-//!    closed with an FPDU incomplete).
+//!    closed with an FPDU incomplete). A stream that ends on an FPDU boundary is a normal end
+//!    for this model ([`Deframer::finish`] returns `Ok`); telling DDP about the close (7.2) is
+//!    the caller's business.
+//!
+//! The RDMAC draft words FPDUPTR as pointing to "the beginning of the FPDU"; this model uses the
+//! RFC's reading (the ULPDU_Length field) for both. The two differ only for an FPDU that has a
+//! leading Marker and also an inner Marker, which neither draft figure shows.
 //!
 //! "Once MPA delivers an error of any type, it MUST NOT pass or deliver any additional FPDUs on
 //! that half connection" (8): after the first error the deframer returns nothing more, and keeps
@@ -150,8 +157,9 @@ impl Deframer {
     }
 
     /// Sets the largest ULPDU_Length accepted (a receiver's buffer size); longer ones are errors.
+    /// Clamped to 64768 (RFC 5044 section 3), which keeps every FPDUPTR below 2^16.
     pub fn with_max_ulpdu_len(mut self, max: u32) -> Self {
-        self.max_ulpdu_len = max;
+        self.max_ulpdu_len = max.min(ULPDU_MAX);
         self
     }
 

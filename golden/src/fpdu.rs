@@ -130,7 +130,9 @@ impl Framer {
     }
 
     /// Appends one FPDU carrying `ulpdu` to `out` and returns its length on the wire (Markers
-    /// included).
+    /// included). RFC 5044 section 3 has DDP post ULPDUs of 1 to 64768 octets; this model also
+    /// frames an empty ULPDU (ULPDU_Length 0, PAD 2), which the format represents without
+    /// ambiguity and the receiver accepts.
     pub fn frame_into(&mut self, ulpdu: &[u8], out: &mut Vec<u8>) -> Result<usize, FrameError> {
         if ulpdu.len() > ULPDU_MAX as usize {
             return Err(FrameError::UlpduTooLong { len: ulpdu.len() });
@@ -203,27 +205,28 @@ pub fn frame_stream<U: AsRef<[u8]>>(
 }
 
 /// Wire length of an FPDU carrying `ulpdu_len` octets whose first octet sits at stream position
-/// `start` (Markers included; 4.1-4.3).
+/// `start` (Markers included; 4.1-4.3). `start` must be a multiple of 4 (as every FPDU start is).
 pub fn fpdu_wire_len(start: u32, ulpdu_len: usize, markers: bool) -> usize {
     let plain = HEADER_LEN + ulpdu_len + pad_len(ulpdu_len) + CRC_LEN;
     if !markers {
         return plain;
     }
-    // Walk the 4-octet words (length+ULPDU+PAD words, then the CRC word): a Marker goes in
-    // front of every word that would otherwise start on a Marker position.
-    let mut pos = start;
+    // A Marker goes in front of every 4-octet word (length, ULPDU, PAD, CRC) that would
+    // otherwise start on a Marker position. From the first word's position r (mod 512), the
+    // words fill 512 - r octets before the first Marker, then 508 octets between Markers.
+    let mut r = (start % MARKER_INTERVAL) as usize;
     let mut len = 0usize;
-    let mut left = plain;
-    while left > 0 {
-        if is_marker_position(pos) {
-            pos = pos.wrapping_add(4);
-            len += 4;
-        }
-        pos = pos.wrapping_add(4);
-        len += 4;
-        left -= 4;
+    if r == 0 {
+        len += MARKER_LEN; // leading Marker (FPDUPTR 0)
+        r = MARKER_LEN;
     }
-    len
+    let room = MARKER_INTERVAL as usize - r;
+    let inner = if plain <= room {
+        0
+    } else {
+        (plain - room).div_ceil(MARKER_INTERVAL as usize - MARKER_LEN)
+    };
+    len + plain + MARKER_LEN * inner
 }
 
 #[cfg(test)]

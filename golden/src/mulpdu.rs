@@ -50,9 +50,9 @@ mod tests {
 
     #[test]
     fn never_below_128_never_above_64768() {
-        for emss in [0, 1, 6, 100, 133, 138] {
+        for emss in [0, 1, 6, 100, 133] {
             assert_eq!(mulpdu(emss, true), 128, "emss {emss}");
-            assert_eq!(mulpdu(emss, false).max(128), mulpdu(emss, false));
+            assert_eq!(mulpdu(emss, false), 128, "emss {emss}");
         }
         assert_eq!(mulpdu(134, false), 128);
         assert_eq!(mulpdu(136, false), 130);
@@ -69,7 +69,6 @@ mod tests {
             let m = mulpdu(emss, true) as usize;
             let body = 2 + m + (4 - (2 + m) % 4) % 4 + 4;
             for start in (0..512).step_by(4) {
-                let markers = (start..start + body).filter(|p| p % 512 == 0).count();
                 // Markers that land inside the FPDU push the rest out by 4 each.
                 let mut len = body;
                 let mut extra = 0;
@@ -77,7 +76,6 @@ mod tests {
                     extra += 1;
                     len = body + 4 * extra;
                 }
-                let _ = markers;
                 assert!(len <= emss as usize, "emss {emss} start {start}: {len}");
             }
         }

@@ -18,7 +18,7 @@ fn ulpdus() -> impl Strategy<Value = Vec<Vec<u8>>> {
         (0usize..4000, any::<u8>()).prop_map(|(n, seed)| {
             (0..n).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect()
         }),
-        0..8,
+        1..8,
     )
 }
 
