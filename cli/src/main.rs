@@ -6,6 +6,7 @@
 //! failed check (`vectors`).
 
 mod golden_cmds;
+mod synth;
 
 use clap::{Args, Parser, Subcommand};
 use golden::fpdu::FramingConfig;
@@ -93,6 +94,31 @@ enum Command {
     /// Runs the RFC 5044 and RDMAC hex-dump vectors through the golden model; exit 0 only if all
     /// pass.
     Vectors,
+    /// Synthesis, place and route (Yosys, nextpnr, fixed seed) of one exported top; appends a
+    /// record to build/fpga/report.json and rewrites report.md and fmax_luts.svg there.
+    Synth {
+        /// ecp5-85f (LFE5U-85F speed 6), ecp5-5g-85f (LFE5UM5G-85F), ice40-hx8k (HX8K ct256).
+        #[arg(long, default_value = "ecp5-85f")]
+        target: String,
+        /// Exported top name without the width suffix, e.g. mpa_crc32c.
+        #[arg(long)]
+        top: String,
+        /// Bytes per beat.
+        #[arg(long, default_value_t = 8)]
+        width: usize,
+        /// Clock constraint in MHz.
+        #[arg(long, default_value_t = 250.0)]
+        freq: f64,
+        /// nextpnr placement seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Directory holding the exported Verilog (TOP_wW.v).
+        #[arg(long, default_value = "build/verilog")]
+        verilog_dir: std::path::PathBuf,
+        /// Where the run's files and the report go.
+        #[arg(long, default_value = "build/fpga")]
+        out: std::path::PathBuf,
+    },
     /// MULPDU for an EMSS (RFC 5044 4.5).
     Mulpdu {
         /// Effective maximum segment size in octets.
@@ -112,6 +138,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Vectors => golden_cmds::vectors_cmd(),
         Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
+        Command::Synth { target, top, width, freq, seed, verilog_dir, out } => {
+            let t = synth::target(&target)?;
+            let name = format!("{top}_w{width}");
+            let file = verilog_dir.join(format!("{name}.v"));
+            let run_dir = out.join(t.name).join(&name);
+            let rec = synth::synth_one(t, &file, &name, width, freq, seed, &run_dir)?;
+            println!(
+                "{} {} fmax_mhz={:.1} luts={} ffs={} brams={} seconds={}",
+                rec.target, rec.top, rec.fmax_mhz, rec.luts, rec.ffs, rec.brams, rec.seconds
+            );
+            synth::update_report(&out, rec).map(|_| ())
+        }
     }
 }
 
