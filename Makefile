@@ -1,38 +1,43 @@
 # rnic: iWARP MPA/DDP datapath in rust-hdl.
-#   make         build, export the Verilog, run the vectors through the golden model and the
-#                hardware, print a short report
-#   make test    every test (installs the tools it needs when they are missing)
-#   make bench   benchmarks; numbers under build/bench/
-# Tools come from Debian (apt) and PyPI (into the project-local .venv); see `make deps`.
+#   make            build, export the Verilog, run the vectors through the golden model and the
+#                   hardware, print a short report
+#   make test       every test, plus the Fmax floor check (installs the tools it needs)
+#   make synth      Yosys + nextpnr for every exported top, width and target; build/fpga/report.md
+#   make bench      benchmarks; numbers under build/bench/
+#   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash
 CARGO ?= cargo
 RNIC := target/release/rnic
 BUILD := build
 VENV := .venv
-APT_PACKAGES := yosys verilator g++ make python3-venv
-export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+VENV_STAMP := $(VENV)/.installed
+WIDTHS := 4 8 16 32 64
+SYNTH_TOPS := mpa_crc32c
+ICE40_WIDTHS := 4 8 16
 
-.PHONY: all build report test deps apt-deps venv-deps bench clean
+.PHONY: all build export report test timing deps apt-deps venv synth bench clean
 
 all: report
 
 build:
 	$(CARGO) build --release
 
-report: build
+export: build
+	$(RNIC) export --out $(BUILD)/verilog
+
+report: export
 	@echo "== specification vectors through the golden model =="
 	$(RNIC) vectors
 
-# Installs what the tests need when it is missing: Debian packages (as root, or through sudo)
-# and Python packages into the project-local venv.
-deps: apt-deps
-
+# Debian packages, as root or through sudo, only when something is missing.
 apt-deps:
 	@missing=""; \
 	command -v yosys >/dev/null || missing="$$missing yosys"; \
 	command -v verilator >/dev/null || missing="$$missing verilator"; \
 	command -v g++ >/dev/null || missing="$$missing g++"; \
+	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
+	command -v icepack >/dev/null || missing="$$missing fpga-icestorm fpga-icestorm-chipdb"; \
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
@@ -41,9 +46,42 @@ apt-deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# Python tools (YoWASP Yosys and nextpnr-ecp5) in the project-local venv.
+$(VENV_STAMP): fpga/requirements.txt | apt-deps
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r fpga/requirements.txt
+	touch $@
+
+venv: $(VENV_STAMP)
+
+deps: apt-deps venv
+
+# Fmax floors (fpga/timing_floor.txt): synthesize and place, fail below the floor.
+timing: deps build
+	@mkdir -p $(BUILD)/verilog
+	@grep -v '^#' fpga/timing_floor.txt | while read target top width floor; do \
+	  [ -n "$$target" ] || continue; \
+	  $(RNIC) export --width $$width --out $(BUILD)/verilog >/dev/null || exit 1; \
+	  $(RNIC) synth --target $$target --top $$top --width $$width --out $(BUILD)/timing \
+	      --min-fmax $$floor || exit 1; \
+	done
+
 test: deps
 	mkdir -p $(BUILD)
+	$(MAKE) timing
 	$(CARGO) test --workspace 2>&1 | tee $(BUILD)/test.log; exit $${PIPESTATUS[0]}
+
+synth: deps export
+	@for top in $(SYNTH_TOPS); do \
+	  for w in $(WIDTHS); do \
+	    $(RNIC) synth --target ecp5-85f --top $$top --width $$w || exit 1; \
+	    $(RNIC) synth --target ecp5-5g-85f --top $$top --width $$w || exit 1; \
+	  done; \
+	  for w in $(ICE40_WIDTHS); do \
+	    $(RNIC) synth --target ice40-hx8k --top $$top --width $$w --freq 150 || exit 1; \
+	  done; \
+	done
+	@cat $(BUILD)/fpga/report.md
 
 bench: build
 	mkdir -p $(BUILD)/bench

@@ -118,6 +118,9 @@ enum Command {
         /// Where the run's files and the report go.
         #[arg(long, default_value = "build/fpga")]
         out: std::path::PathBuf,
+        /// Fail (exit 2) when the achieved Fmax is below this many MHz.
+        #[arg(long)]
+        min_fmax: Option<f64>,
     },
     /// MULPDU for an EMSS (RFC 5044 4.5).
     Mulpdu {
@@ -138,7 +141,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Vectors => golden_cmds::vectors_cmd(),
         Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
-        Command::Synth { target, top, width, freq, seed, verilog_dir, out } => {
+        Command::Synth { target, top, width, freq, seed, verilog_dir, out, min_fmax } => {
             let t = synth::target(&target)?;
             let name = format!("{top}_w{width}");
             let file = verilog_dir.join(format!("{name}.v"));
@@ -148,7 +151,22 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 "{} {} fmax_mhz={:.1} luts={} ffs={} brams={} seconds={}",
                 rec.target, rec.top, rec.fmax_mhz, rec.luts, rec.ffs, rec.brams, rec.seconds
             );
-            synth::update_report(&out, rec).map(|_| ())
+            let fmax = rec.fmax_mhz;
+            synth::update_report(&out, rec)?;
+            match min_fmax {
+                Some(floor) if fmax < floor => Err(CliError::check(format!(
+                    "{name} on {}: Fmax {fmax:.1} MHz is below the floor of {floor} MHz",
+                    t.name
+                ))),
+                Some(floor) => {
+                    println!(
+                        "{name} on {}: Fmax {fmax:.1} MHz meets the floor of {floor} MHz",
+                        t.name
+                    );
+                    Ok(())
+                }
+                None => Ok(()),
+            }
         }
     }
 }
