@@ -1,1 +1,13 @@
-pub mod placeholder {}
+//! rust-hdl blocks of the iWARP MPA/DDP datapath and their Verilog export.
+//!
+//! - [`stream`]: the stream bundle every streaming block uses, with its handshake rules;
+//! - [`crc`]: the pipelined parallel CRC engine (RFC 5044 4.4) and the exported CRC top;
+//! - [`fifo`]: a small FIFO in distributed RAM ([`lutram`]); [`skid`]: a two-entry register slice;
+//! - [`export`]: Verilog with plain module names and AXI4-Stream port names.
+
+pub mod crc;
+pub mod export;
+pub mod fifo;
+pub mod lutram;
+pub mod skid;
+pub mod stream;

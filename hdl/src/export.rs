@@ -1,0 +1,374 @@
+//! Verilog export: plain module names and AXI4-Stream port names.
+//!
+//! rust-hdl names the top `top`, every instance `top$child$...`, and the ports of a stream
+//! bundle `s_axis$data`. Export renames every rust-hdl module to `<name>__core...` (so two
+//! exported files never collide) and adds a hand-readable wrapper module `<name>` whose ports
+//! follow AXI4-Stream: `clk`, `rst`, `s_axis_tdata`, `s_axis_tkeep`, `s_axis_tuser`,
+//! `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready`, `m_axis_t*`.
+//!
+//! [`exportable_tops`] lists the tops for a width; [`export_top`] produces one file's text and
+//! port list; [`write_tops`] writes them (the `rnic export` command).
+
+use crate::crc::CrcCalc;
+use golden::crc::{CrcDef, CRC32C, CRC32_ETHERNET, CRC32_WILLIAMS};
+use rust_hdl::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// The widths every streaming block is built and tested at.
+pub const WIDTHS: [usize; 5] = [4, 8, 16, 32, 64];
+
+/// Direction of a top-level port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortDir {
+    /// Driven by the testbench / the surrounding design.
+    Input,
+    /// Driven by the block.
+    Output,
+}
+
+/// One port of an exported top, under its exported (AXI4-Stream) name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Port {
+    /// Exported name (`s_axis_tdata`).
+    pub name: String,
+    /// The name rust-hdl gives it (`s_axis$data`).
+    pub hdl_name: String,
+    /// Width in bits.
+    pub width: usize,
+    /// Direction.
+    pub dir: PortDir,
+}
+
+/// One exported top: the module name, the Verilog text and the ports.
+#[derive(Clone, Debug)]
+pub struct ExportedTop {
+    /// Module name, also the file stem (`mpa_crc32c_w8`).
+    pub name: String,
+    /// The whole file: renamed rust-hdl modules and the wrapper.
+    pub verilog: String,
+    /// The wrapper's ports, in declaration order.
+    pub ports: Vec<Port>,
+}
+
+/// The kinds of top this crate exports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopKind {
+    /// [`CrcCalc`] with a CRC definition.
+    CrcCalc(CrcDef),
+}
+
+/// An exportable top: what to build and what to call it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopSpec {
+    /// The block.
+    pub kind: TopKind,
+    /// Bytes per beat.
+    pub width: usize,
+}
+
+impl TopSpec {
+    /// The exported module name: `mpa_crc32c_w8`, `crc32_williams_w8`, `crc32_ethernet_w8`.
+    pub fn name(&self) -> String {
+        match self.kind {
+            TopKind::CrcCalc(def) => format!("{}_w{}", crc_top_stem(&def), self.width),
+        }
+    }
+}
+
+fn crc_top_stem(def: &CrcDef) -> String {
+    if def.name == CRC32C.name {
+        "mpa_crc32c".to_string()
+    } else {
+        format!("crc32_{}", def.name)
+    }
+}
+
+/// The CRC calculator spec for a definition and width.
+pub fn crc_calc_spec(def: CrcDef, width: usize) -> Result<TopSpec, String> {
+    if !WIDTHS.contains(&width) {
+        return Err(format!("width {width} is not supported (use one of {WIDTHS:?})"));
+    }
+    Ok(TopSpec { kind: TopKind::CrcCalc(def), width })
+}
+
+/// Every top exported at `width` bytes per beat.
+pub fn exportable_tops(width: usize) -> Result<Vec<TopSpec>, String> {
+    [CRC32C, CRC32_WILLIAMS, CRC32_ETHERNET].into_iter().map(|d| crc_calc_spec(d, width)).collect()
+}
+
+/// Runs `$body` with `$w`/`$b` bound to the const parameters of a runtime width.
+#[macro_export]
+macro_rules! with_width {
+    ($width:expr, |$w:ident, $b:ident| $body:expr) => {
+        match $width {
+            4 => {
+                const $w: usize = 4;
+                const $b: usize = 32;
+                $body
+            }
+            8 => {
+                const $w: usize = 8;
+                const $b: usize = 64;
+                $body
+            }
+            16 => {
+                const $w: usize = 16;
+                const $b: usize = 128;
+                $body
+            }
+            32 => {
+                const $w: usize = 32;
+                const $b: usize = 256;
+                $body
+            }
+            64 => {
+                const $w: usize = 64;
+                const $b: usize = 512;
+                $body
+            }
+            other => panic!("width {other} is not one of 4, 8, 16, 32, 64"),
+        }
+    };
+}
+
+/// Builds and exports one top.
+pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
+    match spec.kind {
+        TopKind::CrcCalc(def) => with_width!(spec.width, |W, B| {
+            let mut top = CrcCalc::<W, B>::new(&def);
+            let header = format!(
+                "CRC calculator (hdl::crc::CrcCalc<{W}, {B}>), {} (poly 0x{:08X}), {W} bytes per beat.\n\
+                 One result beat per message: m_axis_tdata = CRC value, m_axis_tuser[0] = bad (the\n\
+                 message did not end with its own correct CRC). Latency {} cycles from the last beat.",
+                def.name,
+                def.poly,
+                CrcCalc::<W, B>::latency()
+            );
+            export_block(&spec.name(), &mut top, &header)
+        }),
+    }
+}
+
+/// Writes every top for `width` (all widths when `None`) into `out`; returns the files written.
+pub fn write_tops(width: Option<usize>, out: &Path) -> Result<Vec<PathBuf>, String> {
+    let widths: Vec<usize> = match width {
+        Some(w) => vec![w],
+        None => WIDTHS.to_vec(),
+    };
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut written = vec![];
+    for w in widths {
+        for spec in exportable_tops(w)? {
+            let top = export_top(&spec)?;
+            let path = out.join(format!("{}.v", top.name));
+            std::fs::write(&path, &top.verilog)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
+/// The exported name of a rust-hdl top-level port: `clock` -> `clk`; `<bundle>$<field>` ->
+/// `<bundle>_t<field>` for the stream fields; any other `$` -> `_`.
+pub fn axi_port_name(hdl_name: &str) -> String {
+    if hdl_name == "clock" {
+        return "clk".to_string();
+    }
+    if let Some((bundle, field)) = hdl_name.split_once('$') {
+        if ["data", "keep", "user", "last", "valid", "ready"].contains(&field) {
+            return format!("{bundle}_t{field}");
+        }
+    }
+    hdl_name.replace('$', "_")
+}
+
+/// The top-level ports of a rust-hdl block, in declaration order, with exported names.
+pub fn top_ports(top: &dyn Block) -> Vec<Port> {
+    struct Ports {
+        depth: usize,
+        namespace: Vec<String>,
+        ports: Vec<Port>,
+    }
+    impl Probe for Ports {
+        fn visit_start_scope(&mut self, _name: &str, _node: &dyn Block) {
+            self.depth += 1;
+        }
+        fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+            self.namespace.push(name.to_string());
+        }
+        fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+            if self.depth != 1 {
+                return;
+            }
+            let dir = match signal.kind() {
+                AtomKind::InputParameter => PortDir::Input,
+                AtomKind::OutputParameter => PortDir::Output,
+                _ => return,
+            };
+            let mut full = self.namespace.join("$");
+            if !full.is_empty() {
+                full.push('$');
+            }
+            full.push_str(name);
+            self.ports.push(Port {
+                name: axi_port_name(&full),
+                hdl_name: full,
+                width: signal.bits(),
+                dir,
+            });
+        }
+        fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+            self.namespace.pop();
+        }
+        fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+            self.depth -= 1;
+        }
+    }
+    let mut p = Ports { depth: 0, namespace: vec![], ports: vec![] };
+    top.accept("top", &mut p);
+    p.ports
+}
+
+/// Exports a connected-or-not rust-hdl block as module `name`: checks it (`check_all`), renames
+/// its modules and wraps it with AXI4-Stream port names. `header` becomes the file's comment.
+pub fn export_block<T: Block>(
+    name: &str,
+    top: &mut T,
+    header: &str,
+) -> Result<ExportedTop, String> {
+    top.connect_all();
+    check_all(top).map_err(|e| format!("{name}: rust-hdl check failed: {e:?}"))?;
+    let raw = generate_verilog(top);
+    let ports = top_ports(top);
+    let core = format!("{name}__core");
+    let body = rename_modules(&raw, &core)?;
+    let mut v = String::new();
+    v.push_str(&format!(
+        "// {name}.v: generated by `rnic export` from the rust-hdl model. Do not edit.\n"
+    ));
+    for line in header.lines() {
+        v.push_str(&format!("// {line}\n"));
+    }
+    v.push_str("// Ports:\n");
+    for p in &ports {
+        let dir = if p.dir == PortDir::Input { "in " } else { "out" };
+        v.push_str(&format!("//   {dir} {:>4}  {}\n", p.width, p.name));
+    }
+    v.push_str("\n`timescale 1ns / 1ps\n\n");
+    v.push_str(&wrapper(name, &core, &ports));
+    v.push_str(&body);
+    Ok(ExportedTop { name: name.to_string(), verilog: v, ports })
+}
+
+fn wrapper(name: &str, core: &str, ports: &[Port]) -> String {
+    let mut v = format!("module {name} (\n");
+    let decls: Vec<String> = ports
+        .iter()
+        .map(|p| {
+            let dir = if p.dir == PortDir::Input { "input " } else { "output" };
+            let range = if p.width == 1 { String::new() } else { format!("[{}:0] ", p.width - 1) };
+            format!("    {dir} wire {range}{}", p.name)
+        })
+        .collect();
+    v.push_str(&decls.join(",\n"));
+    v.push_str("\n);\n\n");
+    v.push_str(&format!("    {core} core (\n"));
+    let conns: Vec<String> =
+        ports.iter().map(|p| format!("        .{}({})", p.hdl_name, p.name)).collect();
+    v.push_str(&conns.join(",\n"));
+    v.push_str("\n    );\n\nendmodule\n");
+    v
+}
+
+/// Renames rust-hdl's modules `top` / `top$a$b` to `<core>` / `<core>__a__b`, in declarations and
+/// instantiations only.
+fn rename_modules(raw: &str, core: &str) -> Result<String, String> {
+    let mut names = std::collections::HashSet::new();
+    for line in raw.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("module ") {
+            let n = rest.split('(').next().unwrap_or("").trim();
+            names.insert(n.to_string());
+        }
+    }
+    if !names.contains("top") {
+        return Err("rust-hdl output has no module `top`".into());
+    }
+    let map = |n: &str| -> String {
+        let tail = n.strip_prefix("top").unwrap_or(n);
+        format!("{core}{}", tail.replace('$', "__"))
+    };
+    let mut out = String::with_capacity(raw.len() + raw.len() / 8);
+    for line in raw.lines() {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        if let Some(rest) = trimmed.strip_prefix("module ") {
+            let (n, tail) = rest.split_at(rest.find('(').unwrap_or(rest.len()));
+            out.push_str(&format!("{indent}module {}{tail}\n", map(n.trim())));
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("endmodule") {
+            let _ = rest;
+            out.push_str(&format!("{indent}endmodule\n"));
+            continue;
+        }
+        let first = trimmed.split_whitespace().next().unwrap_or("");
+        if names.contains(first) && trimmed.ends_with('(') {
+            out.push_str(&format!("{indent}{}{}\n", map(first), &trimmed[first.len()..]));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axi_names_follow_axi4_stream() {
+        assert_eq!(axi_port_name("clock"), "clk");
+        assert_eq!(axi_port_name("rst"), "rst");
+        assert_eq!(axi_port_name("s_axis$data"), "s_axis_tdata");
+        assert_eq!(axi_port_name("m_axis$ready"), "m_axis_tready");
+        assert_eq!(axi_port_name("stat$count"), "stat_count");
+    }
+
+    #[test]
+    fn crc_top_w8_exports_plain_module_and_port_names() {
+        let spec = crc_calc_spec(CRC32C, 8).unwrap();
+        assert_eq!(spec.name(), "mpa_crc32c_w8");
+        let top = export_top(&spec).unwrap();
+        let names: Vec<&str> = top.ports.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "clk",
+                "rst",
+                "s_axis_tdata",
+                "s_axis_tkeep",
+                "s_axis_tuser",
+                "s_axis_tlast",
+                "s_axis_tvalid",
+                "s_axis_tready",
+                "m_axis_tdata",
+                "m_axis_tkeep",
+                "m_axis_tuser",
+                "m_axis_tlast",
+                "m_axis_tvalid",
+                "m_axis_tready"
+            ]
+        );
+        assert!(top.verilog.contains("module mpa_crc32c_w8 (\n"));
+        assert!(top.verilog.contains("module mpa_crc32c_w8__core("));
+        assert!(!top.verilog.contains("module top"), "a rust-hdl module name survived");
+        assert_eq!(top.ports[2].width, 64);
+    }
+
+    #[test]
+    fn unsupported_width_is_an_error() {
+        assert!(crc_calc_spec(CRC32C, 12).unwrap_err().contains("width 12"));
+    }
+}
