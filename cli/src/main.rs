@@ -6,6 +6,7 @@
 //! failed check (`vectors`).
 
 mod golden_cmds;
+mod hw;
 mod synth;
 
 use clap::{Args, Parser, Subcommand};
@@ -122,6 +123,20 @@ enum Command {
         #[arg(long)]
         min_fmax: Option<f64>,
     },
+    /// Writes the exported Verilog tops (plain module names, AXI4-Stream ports), one file each.
+    Export {
+        /// Only this width (bytes per beat: 4, 8, 16, 32, 64); all widths by default.
+        #[arg(long)]
+        width: Option<usize>,
+        /// Output directory.
+        #[arg(long, default_value = "build/verilog")]
+        out: std::path::PathBuf,
+    },
+    /// Runs data through a hardware block in cycle-level simulation.
+    Sim {
+        #[command(subcommand)]
+        block: SimBlock,
+    },
     /// MULPDU for an EMSS (RFC 5044 4.5).
     Mulpdu {
         /// Effective maximum segment size in octets.
@@ -133,6 +148,23 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum SimBlock {
+    /// One message per line (hex) on stdin -> the CRC value the hardware computed per message,
+    /// 8 lowercase hex digits (the register value, not the wire bytes).
+    Crc {
+        /// Bytes per beat: 4, 8, 16, 32, 64.
+        #[arg(long, default_value_t = 8)]
+        width: usize,
+        /// crc32c (MPA), williams (RDMA/TCP draft, 0xDB710641) or ethernet.
+        #[arg(long, default_value = "crc32c")]
+        poly: String,
+        /// rusthdl (the model, driven directly) or verilator (the exported Verilog).
+        #[arg(long, default_value = "rusthdl")]
+        engine: String,
+    },
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Frame(f) => golden_cmds::frame_cmd(f.config()?),
@@ -141,6 +173,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Vectors => golden_cmds::vectors_cmd(),
         Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
+        Command::Export { width, out } => hw::export_cmd(width, out).map_err(CliError::usage),
+        Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
+            hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)
+        }
         Command::Synth { target, top, width, freq, seed, verilog_dir, out, min_fmax } => {
             let t = synth::target(&target)?;
             let name = format!("{top}_w{width}");

@@ -1,0 +1,91 @@
+//! Hardware commands: `rnic export` and `rnic sim crc`.
+//!
+//! - [`export_cmd`]: writes every exported top (all widths, or one) as `<module>.v` into a
+//!   directory (default `build/verilog/`), one line per file on standard output.
+//! - [`sim_crc_cmd`]: reads messages from standard input, one per line in hex (an empty line is
+//!   the empty message; spaces and `:` between bytes are allowed), runs them through the CRC
+//!   top on the chosen engine, and prints per message the CRC value the hardware computed as
+//!   8 lowercase hex digits (the value, not the wire bytes: `83992352` for RFC 5044 Figure 5).
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+/// `rnic export [--width W] [--out DIR]`.
+pub fn export_cmd(width: Option<usize>, out: PathBuf) -> Result<(), String> {
+    if let Some(w) = width {
+        check_width(w)?;
+    }
+    let files = hdl::export::write_tops(width, &out)?;
+    let mut so = std::io::stdout().lock();
+    for f in files {
+        writeln!(so, "{}", f.display()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// `rnic sim crc --width W [--poly crc32c|williams|ethernet] [--engine rusthdl|verilator]`.
+pub fn sim_crc_cmd(width: usize, poly: &str, engine: &str) -> Result<(), String> {
+    check_width(width)?;
+    let def = golden::crc::by_name(poly)
+        .ok_or_else(|| format!("unknown --poly {poly} (use crc32c, williams or ethernet)"))?;
+    if !sim::crc::ENGINES.contains(&engine) {
+        return Err(format!("unknown --engine {engine} (use rusthdl or verilator)"));
+    }
+    let mut messages = vec![];
+    for (n, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| format!("cannot read standard input: {e}"))?;
+        messages.push(parse_hex_line(&line).map_err(|e| format!("line {}: {e}", n + 1))?);
+    }
+    let mut sim = sim::crc::engine_by_name(engine, &def, width)?;
+    let (results, _) =
+        sim::crc::run_messages(sim.as_mut(), &messages, &sim::crc::RunOptions::default())?;
+    let mut so = std::io::stdout().lock();
+    for r in results {
+        writeln!(so, "{:08x}", r.crc).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn check_width(w: usize) -> Result<(), String> {
+    if hdl::export::WIDTHS.contains(&w) {
+        Ok(())
+    } else {
+        Err(format!("--width {w} is not supported (use 4, 8, 16, 32 or 64)"))
+    }
+}
+
+/// One message from a line of hex digits; spaces, tabs and `:` separate bytes and are ignored.
+pub fn parse_hex_line(line: &str) -> Result<Vec<u8>, String> {
+    let digits: Vec<char> = line.chars().filter(|c| !c.is_whitespace() && *c != ':').collect();
+    if digits.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits ({})", digits.len()));
+    }
+    digits
+        .chunks(2)
+        .map(|p| {
+            let s: String = p.iter().collect();
+            u8::from_str_radix(&s, 16).map_err(|_| format!("not a hex byte: {s:?}"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_lines_parse_with_separators_and_reject_garbage() {
+        assert_eq!(parse_hex_line("").unwrap(), Vec::<u8>::new());
+        assert_eq!(parse_hex_line("00 2a:41 43").unwrap(), vec![0x00, 0x2a, 0x41, 0x43]);
+        assert_eq!(parse_hex_line("DEADbeef").unwrap(), vec![0xde, 0xad, 0xbe, 0xef]);
+        assert!(parse_hex_line("abc").unwrap_err().contains("odd"));
+        assert!(parse_hex_line("zz").unwrap_err().contains("not a hex byte"));
+    }
+
+    #[test]
+    fn sim_crc_rejects_bad_width_poly_and_engine() {
+        assert!(sim_crc_cmd(12, "crc32c", "rusthdl").unwrap_err().contains("--width 12"));
+        assert!(sim_crc_cmd(8, "crc16", "rusthdl").unwrap_err().contains("--poly crc16"));
+        assert!(sim_crc_cmd(8, "crc32c", "iverilog").unwrap_err().contains("--engine iverilog"));
+    }
+}
