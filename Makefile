@@ -7,6 +7,7 @@
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 CARGO ?= cargo
 RNIC := target/release/rnic
 BUILD := build
@@ -29,6 +30,8 @@ export: build
 report: export
 	@echo "== specification vectors through the golden model =="
 	$(RNIC) vectors
+	@echo "== specification vectors through the hardware (rust-hdl model, every width) =="
+	$(RNIC) vectors --hardware | tail -n 1
 
 # Debian packages, as root or through sudo, only when something is missing.
 apt-deps:
@@ -86,6 +89,7 @@ synth: deps export
 bench: build
 	mkdir -p $(BUILD)/bench
 	$(CARGO) bench -p golden --bench framing 2>&1 | tee $(BUILD)/bench/golden.txt
+	$(CARGO) run --release -q -p sim --example crc_speed 2>&1 | tee $(BUILD)/bench/sim_speed.txt
 
 clean:
 	rm -rf $(BUILD)

@@ -74,15 +74,24 @@ pub fn deframe_cmd(cfg: FramingConfig, max_ulpdu: u32) -> Result<(), CliError> {
 
 /// `rnic vectors`: the table of vector checks; fails unless all pass.
 pub fn vectors_cmd() -> Result<(), CliError> {
-    let results = golden::vectors::check_all();
-    let w_vec = results.iter().map(|r| r.vector.len()).max().unwrap_or(6).max(6);
-    let w_chk = results.iter().map(|r| r.check.len()).max().unwrap_or(5).max(5);
+    print_checks(
+        golden::vectors::check_all()
+            .into_iter()
+            .map(|r| (r.vector, r.check, r.pass, r.detail))
+            .collect(),
+    )
+}
+
+/// Prints a vector table (vector, check, pass, detail); an error if any check failed.
+pub fn print_checks(results: Vec<(String, String, bool, String)>) -> Result<(), CliError> {
+    let w_vec = results.iter().map(|r| r.0.len()).max().unwrap_or(6).max(6);
+    let w_chk = results.iter().map(|r| r.1.len()).max().unwrap_or(5).max(5);
     println!("{:<w_vec$}  {:<w_chk$}  result  detail", "vector", "check");
-    for r in &results {
-        let verdict = if r.pass { "pass" } else { "FAIL" };
-        println!("{:<w_vec$}  {:<w_chk$}  {verdict:<6}  {}", r.vector, r.check, r.detail);
+    for (vector, check, pass, detail) in &results {
+        let verdict = if *pass { "pass" } else { "FAIL" };
+        println!("{vector:<w_vec$}  {check:<w_chk$}  {verdict:<6}  {detail}");
     }
-    let failed = results.iter().filter(|r| !r.pass).count();
+    let failed = results.iter().filter(|r| !r.2).count();
     println!("{} passed, {} failed", results.len() - failed, failed);
     if failed == 0 {
         Ok(())

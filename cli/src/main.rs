@@ -92,9 +92,16 @@ enum Command {
         #[arg(long, default_value_t = golden::mulpdu::ULPDU_MAX)]
         max_ulpdu: u32,
     },
-    /// Runs the RFC 5044 and RDMAC hex-dump vectors through the golden model; exit 0 only if all
-    /// pass.
-    Vectors,
+    /// Runs the RFC 5044 and RDMAC hex-dump vectors through the golden model (or, with
+    /// --hardware, through the hardware in simulation at every width); exit 0 only if all pass.
+    Vectors {
+        /// Run the vectors through the hardware blocks instead of the golden model.
+        #[arg(long)]
+        hardware: bool,
+        /// Simulation engine for --hardware: rusthdl or verilator.
+        #[arg(long, default_value = "rusthdl")]
+        engine: String,
+    },
     /// Synthesis, place and route (Yosys, nextpnr, fixed seed) of one exported top; appends a
     /// record to build/fpga/report.json and rewrites report.md and fmax_luts.svg there.
     Synth {
@@ -171,7 +178,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Deframe { framing, max_ulpdu } => {
             golden_cmds::deframe_cmd(framing.config()?, max_ulpdu)
         }
-        Command::Vectors => golden_cmds::vectors_cmd(),
+        Command::Vectors { hardware: false, .. } => golden_cmds::vectors_cmd(),
+        Command::Vectors { hardware: true, engine } => golden_cmds::print_checks(
+            hw::hardware_vector_checks(&engine)
+                .map_err(CliError::usage)?
+                .into_iter()
+                .map(|c| (c.vector, c.check, c.pass, c.detail))
+                .collect(),
+        ),
         Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
         Command::Export { width, out } => hw::export_cmd(width, out).map_err(CliError::usage),
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
