@@ -83,11 +83,18 @@ fn crc_top_stem(def: &CrcDef) -> String {
     }
 }
 
+/// `Ok` if `width` is one of [`WIDTHS`].
+pub fn check_width(width: usize) -> Result<(), String> {
+    if WIDTHS.contains(&width) {
+        Ok(())
+    } else {
+        Err(format!("width {width} is not supported (use one of {WIDTHS:?})"))
+    }
+}
+
 /// The CRC calculator spec for a definition and width.
 pub fn crc_calc_spec(def: CrcDef, width: usize) -> Result<TopSpec, String> {
-    if !WIDTHS.contains(&width) {
-        return Err(format!("width {width} is not supported (use one of {WIDTHS:?})"));
-    }
+    check_width(width)?;
     Ok(TopSpec { kind: TopKind::CrcCalc(def), width })
 }
 

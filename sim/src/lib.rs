@@ -8,6 +8,8 @@
 //! - [`stream`]: stream drivers and ready drivers with seeded idle/backpressure patterns, and the
 //!   handshake monitor that checks the rules of [`hdl::stream`] on every stream.
 //! - [`lockstep::Lockstep`]: two engines driven as one, every output compared every cycle.
+//! - [`packet`]: a packet-level harness for any block with `s_axis` and `m_axis`;
+//! - [`tx`]: the transmit blocks under simulation;
 //! - [`crc`]: the CRC top's harness (messages in, results out), shared by tests and the CLI.
 //! - [`tools`]: Yosys `check -assert` and Verilator lint of exported files.
 //!
@@ -16,9 +18,11 @@
 
 pub mod crc;
 pub mod lockstep;
+pub mod packet;
 pub mod rusthdl;
 pub mod stream;
 pub mod tools;
+pub mod tx;
 pub mod verilator;
 
 pub use hdl::export::{Port, PortDir};

@@ -239,3 +239,76 @@ impl<T: DirectTop> CycleSim for RustHdlSim<T> {
         self.cycles
     }
 }
+
+/// Implements [`DirectTop`] for a block from a list of its ports: `in name` / `out name` for a
+/// plain port, `sink name` / `source name` for a stream bundle (its six fields). The block's
+/// clock must be the field `clock`.
+///
+/// ```ignore
+/// sim::direct_top!([const W: usize, const B: usize] TxFramer<W, B> {
+///     in rst, in cfg_markers, sink s_axis, source m_axis, out err_length
+/// });
+/// ```
+#[macro_export]
+macro_rules! direct_top {
+    ([$($gen:tt)*] $ty:ty { $($kind:ident $field:ident),* $(,)? }) => {
+        impl<$($gen)*> $crate::rusthdl::DirectTop for $ty {
+            fn bind(name: &str) -> Option<$crate::rusthdl::Binding<Self>> {
+                if name == "clock" {
+                    return Some($crate::rusthdl::Binding::Clock);
+                }
+                $( $crate::direct_top!(@arm name, $kind $field); )*
+                None
+            }
+            fn clock_signal(
+                &mut self,
+            ) -> &mut rust_hdl::prelude::Signal<rust_hdl::prelude::In, rust_hdl::prelude::Clock> {
+                &mut self.clock
+            }
+        }
+    };
+    (@arm $n:ident, in $f:ident) => {
+        if $n == stringify!($f) {
+            return Some($crate::rusthdl::Binding::Input(|t, v| {
+                t.$f.next = $crate::rusthdl::from_words(v)
+            }));
+        }
+    };
+    (@arm $n:ident, out $f:ident) => {
+        if $n == stringify!($f) {
+            return Some($crate::rusthdl::Binding::Output(|t, o| {
+                $crate::rusthdl::to_words(t.$f.val(), o)
+            }));
+        }
+    };
+    (@arm $n:ident, sink $f:ident) => {
+        $crate::direct_top!(@field_in $n, $f, data);
+        $crate::direct_top!(@field_in $n, $f, keep);
+        $crate::direct_top!(@field_in $n, $f, user);
+        $crate::direct_top!(@field_in $n, $f, last);
+        $crate::direct_top!(@field_in $n, $f, valid);
+        $crate::direct_top!(@field_out $n, $f, ready);
+    };
+    (@arm $n:ident, source $f:ident) => {
+        $crate::direct_top!(@field_out $n, $f, data);
+        $crate::direct_top!(@field_out $n, $f, keep);
+        $crate::direct_top!(@field_out $n, $f, user);
+        $crate::direct_top!(@field_out $n, $f, last);
+        $crate::direct_top!(@field_out $n, $f, valid);
+        $crate::direct_top!(@field_in $n, $f, ready);
+    };
+    (@field_in $n:ident, $f:ident, $g:ident) => {
+        if $n == concat!(stringify!($f), "$", stringify!($g)) {
+            return Some($crate::rusthdl::Binding::Input(|t, v| {
+                t.$f.$g.next = $crate::rusthdl::from_words(v)
+            }));
+        }
+    };
+    (@field_out $n:ident, $f:ident, $g:ident) => {
+        if $n == concat!(stringify!($f), "$", stringify!($g)) {
+            return Some($crate::rusthdl::Binding::Output(|t, o| {
+                $crate::rusthdl::to_words(t.$f.$g.val(), o)
+            }));
+        }
+    };
+}

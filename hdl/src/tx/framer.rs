@@ -1,0 +1,355 @@
+//! `TxFramer`: ULPDUs in, FPDUs without Markers out (RFC 5044 section 4.1).
+//!
+//! Each ULPDU becomes `ULPDU_Length(2) ULPDU PAD(0..3 zero) CRC(4, zero)`: the FPDU as it is
+//! before Markers are inserted (4.3) and before the CRC unit fills the CRC field (4.4). The
+//! ULPDU_Length field is big-endian (4.1); the PAD makes `2 + ULPDU_Length + PAD` a multiple of 4,
+//! so the whole output is a whole number of 4-octet words: `P = (ULPDU_Length + 5) / 4 + 1` words
+//! (integer division), which travel to the next blocks on `m_axis.user`.
+//!
+//! ```text
+//!  s_axis beat k:   | u(kW) ... u(kW+W-1) |
+//!  m_axis beat k:   | carry(2) | u(kW) ... u(kW+W-3) |     carry = last 2 octets of beat k-1
+//!  m_axis beat 0:   | L_hi L_lo | u0 ... u(W-3) |           (ULPDU_Length in front)
+//!  after the ULPDU: zeros (PAD, CRC field), keep ends at 4P octets
+//! ```
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
+//! | `cfg_markers`, `cfg_crc` | in | 1 | this direction's settings, sampled with each ULPDU's first beat and carried on `m_axis.user` |
+//! | `s_axis` | in | 8W | ULPDUs, one per packet; `user[15:0]` = ULPDU_Length and `user[16]` = push (close the TCP segment after this FPDU), both read on the first beat; an empty ULPDU is one null beat (keep 0) |
+//! | `m_axis` | out | 8W | one FPDU (without Markers) per packet, lane 0 = its first octet; every beat not `last` is full |
+//! | `m_axis.user` | out | 17 | on every beat of the FPDU: `[13:0]` P (words, CRC field included), `[14]` markers, `[15]` CRC, `[16]` push |
+//! | `err_length` | out | 1 | one-cycle pulse: a ULPDU's octet count disagreed with its ULPDU_Length |
+//! | `err_oversize` | out | 1 | one-cycle pulse: a ULPDU with ULPDU_Length above 64768 (RFC 5044 section 3) was dropped |
+//!
+//! Bad input has a defined outcome. The FPDU always carries exactly ULPDU_Length octets: a
+//! ULPDU that ends early is completed with zeros, extra octets are discarded (up to the ULPDU's
+//! `last`), and `err_length` pulses; either way the wire stays well framed. A ULPDU_Length above
+//! 64768 is not framed at all: the ULPDU is consumed and discarded and `err_oversize` pulses.
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W` (checked in `new`).
+//!
+//! ### Latency and throughput
+//! One cycle from an input beat to its output beat (the output register slice). One output beat
+//! per cycle; the input is stalled only for the beats the framing adds (an FPDU is `4P` octets
+//! for `ULPDU_Length` octets in: the extra beat, when there is one, costs an input cycle).
+//!
+//! ### Reset
+//! `rst` returns to waiting for a ULPDU's first beat and empties the output slice.
+
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_skid::StreamSkid;
+use crate::tx::{TX_FPDU_USER, TX_ULPDU_USER};
+use rust_hdl::prelude::*;
+
+/// The framer; see the module documentation.
+#[derive(LogicBlock)]
+pub struct TxFramer<const W: usize, const B: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// Markers on for this direction (sampled per ULPDU).
+    pub cfg_markers: Signal<In, Bit>,
+    /// CRC on for this direction (sampled per ULPDU).
+    pub cfg_crc: Signal<In, Bit>,
+    /// ULPDUs.
+    pub s_axis: StreamSink<W, B, TX_ULPDU_USER>,
+    /// FPDUs without Markers.
+    pub m_axis: StreamSource<W, B, TX_FPDU_USER>,
+    /// Pulse: a ULPDU's length disagreed with its ULPDU_Length.
+    pub err_length: Signal<Out, Bit>,
+    /// Pulse: a ULPDU longer than 64768 octets was dropped.
+    pub err_oversize: Signal<Out, Bit>,
+    out: StreamSkid<W, B, TX_FPDU_USER>,
+    // State: in an FPDU (output beats remain); discarding input up to `last`; the ULPDU's last
+    // beat has been taken; the drain is of an oversize ULPDU.
+    busy: DFF<Bit>,
+    drain: DFF<Bit>,
+    in_done: DFF<Bit>,
+    drain_oversize: DFF<Bit>,
+    // Octets 0 and 1 of the next output beat (lane 0 in bits 7:0).
+    carry: DFF<Bits<16>>,
+    // ULPDU octets not yet taken from the input (saturates at 0), and whether more came.
+    ulen: DFF<Bits<17>>,
+    overrun: DFF<Bit>,
+    // Output octets left in this FPDU.
+    out_left: DFF<Bits<17>>,
+    user_q: DFF<Bits<TX_FPDU_USER>>,
+    err_length_q: DFF<Bit>,
+    err_oversize_q: DFF<Bit>,
+    // Constants.
+    c_ones: Constant<Bits<W>>,
+    c_w: Constant<Bits<17>>,
+    c_lsh: Vec<Constant<Bits<16>>>,
+    c_cnt: Vec<Constant<Bits<8>>>,
+    c_byte: Vec<Constant<Bits<32>>>,
+    // Combinational helpers.
+    first: Signal<Local, Bit>,
+    len: Signal<Local, Bits<17>>,
+    too_long: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    produce: Signal<Local, Bit>,
+    ul: Signal<Local, Bits<17>>,
+    ol: Signal<Local, Bits<17>>,
+    ol_last: Signal<Local, Bit>,
+    kc: Signal<Local, Bits<8>>,
+    kedge: Signal<Local, Bits<W>>,
+    vmask: Signal<Local, Bits<W>>,
+    nclamp: Signal<Local, Bits<8>>,
+    lane: Vec<Signal<Local, Bits<32>>>,
+    acc: Signal<Local, Bits<B>>,
+    lane_out: Signal<Local, Bits<32>>,
+    last_in: Signal<Local, Bit>,
+    ufirst: Signal<Local, Bits<TX_FPDU_USER>>,
+    carry_src: Signal<Local, Bits<32>>,
+}
+
+impl<const W: usize, const B: usize> TxFramer<W, B> {
+    /// Builds the framer; panics with a message naming the rule if `W`/`B` is illegal.
+    pub fn new() -> Self {
+        check_stream_params("TxFramer", W, B, TX_ULPDU_USER);
+        crate::tx::check_tx_width("TxFramer", W);
+        let words = W / 4;
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cfg_markers: Default::default(),
+            cfg_crc: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            err_length: Default::default(),
+            err_oversize: Default::default(),
+            out: StreamSkid::new(),
+            busy: Default::default(),
+            drain: Default::default(),
+            in_done: Default::default(),
+            drain_oversize: Default::default(),
+            carry: Default::default(),
+            ulen: Default::default(),
+            overrun: Default::default(),
+            out_left: Default::default(),
+            user_q: Default::default(),
+            err_length_q: Default::default(),
+            err_oversize_q: Default::default(),
+            c_ones: Constant::new(Bits::<W>::mask()),
+            c_w: Constant::new((W as u64).into()),
+            c_lsh: (0..words).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
+            c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            c_byte: (0..4)
+                .map(|b| Constant::new((!(0xFFu64 << (8 * b)) & 0xFFFF_FFFF).into()))
+                .collect(),
+            first: Default::default(),
+            len: Default::default(),
+            too_long: Default::default(),
+            take: Default::default(),
+            produce: Default::default(),
+            ul: Default::default(),
+            ol: Default::default(),
+            ol_last: Default::default(),
+            kc: Default::default(),
+            kedge: Default::default(),
+            vmask: Default::default(),
+            nclamp: Default::default(),
+            lane: (0..words).map(|_| Default::default()).collect(),
+            acc: Default::default(),
+            lane_out: Default::default(),
+            last_in: Default::default(),
+            ufirst: Default::default(),
+            carry_src: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const B: usize> Default for TxFramer<W, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            busy,
+            drain,
+            in_done,
+            drain_oversize,
+            carry,
+            ulen,
+            overrun,
+            out_left,
+            user_q,
+            err_length_q,
+            err_oversize_q
+        );
+        self.out.clock.next = self.clock.val();
+        self.out.rst.next = self.rst.val();
+        // The output slice drives m_axis.
+        self.m_axis.data.next = self.out.m_axis.data.val();
+        self.m_axis.keep.next = self.out.m_axis.keep.val();
+        self.m_axis.user.next = self.out.m_axis.user.val();
+        self.m_axis.last.next = self.out.m_axis.last.val();
+        self.m_axis.valid.next = self.out.m_axis.valid.val();
+        self.out.m_axis.ready.next = self.m_axis.ready.val();
+        self.err_length.next = self.err_length_q.q.val();
+        self.err_oversize.next = self.err_oversize_q.q.val();
+        self.err_length_q.d.next = false;
+        self.err_oversize_q.d.next = false;
+
+        // Where we are: a first beat is awaited when neither in an FPDU nor draining.
+        self.first.next = !self.busy.q.val() & !self.drain.q.val();
+        self.len.next = bit_cast::<17, 16>(self.s_axis.user.val().get_bits::<16>(0));
+        self.too_long.next = self.len.val() > 64768;
+        // Ready depends on registers only: while draining always, else whenever the output
+        // slice can take a beat and an input beat is wanted.
+        self.s_axis.ready.next = self.drain.q.val()
+            | (self.out.s_axis.ready.val() & !(self.busy.q.val() & self.in_done.q.val()));
+        self.take.next = self.s_axis.valid.val()
+            & (self.drain.q.val()
+                | (self.out.s_axis.ready.val() & !(self.busy.q.val() & self.in_done.q.val())));
+        self.produce.next = self.out.s_axis.ready.val()
+            & ((self.first.val() & self.s_axis.valid.val() & !self.too_long.val())
+                | (self.busy.q.val() & (self.in_done.q.val() | self.s_axis.valid.val())));
+
+        // Octets of the input beat: keep is contiguous; its length is the position of its kedge.
+        self.kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);
+        self.kc.next = 0.into();
+        for k in 0..W {
+            if self.kedge.val().get_bit(k) {
+                self.kc.next = self.kc.val() | self.c_cnt[k].val();
+            }
+        }
+        // ULPDU octets still expected (before this beat) and output octets left.
+        self.ul.next = self.ulen.q.val();
+        self.ol.next = self.out_left.q.val();
+        if self.first.val() {
+            self.ul.next = self.len.val();
+            // 4P = ((L + 5) & ~3) + 4.
+            self.ol.next = ((self.len.val() + 5) & 0x1FFFC) + 4;
+        }
+        self.ol_last.next = self.ol.val() <= self.c_w.val();
+        // Valid input octets: those keep enables, up to the ULPDU octets still expected; none
+        // once the ULPDU's last beat has been taken.
+        self.nclamp.next = bit_cast::<8, 17>(self.ul.val());
+        if self.ul.val() >= self.c_w.val() {
+            self.nclamp.next = bit_cast::<8, 17>(self.c_w.val());
+        }
+        self.vmask.next = self.s_axis.keep.val() & !(self.c_ones.val() << self.nclamp.val());
+        if self.busy.q.val() & self.in_done.q.val() {
+            self.vmask.next = 0.into();
+        }
+        // The datapath: input lanes masked octet by octet, moved up by two octets.
+        for j in 0..(W / 4) {
+            self.lane[j].next = self.s_axis.data.val().get_bits::<32>(j * 32);
+            // The top lane's upper half is carried (the last iteration writes it).
+            for b in 0..4 {
+                if !self.vmask.val().get_bit(j * 4 + b) {
+                    self.lane[j].next = self.lane[j].val() & self.c_byte[b].val();
+                }
+            }
+            self.carry_src.next = self.lane[j].val() >> 16;
+        }
+        // Lane 0: ULPDU_Length (big-endian: its high octet first) or the carried octets.
+        self.lane_out.next = self.lane[0].val() << 16;
+        if self.first.val() {
+            self.lane_out.next = self.lane_out.val()
+                | bit_cast::<32, 17>(self.len.val() >> 8)
+                | (bit_cast::<32, 17>(self.len.val() & 0xFF) << 8);
+        } else {
+            self.lane_out.next = self.lane_out.val() | bit_cast::<32, 16>(self.carry.q.val());
+        }
+        self.acc.next = bit_cast::<B, 32>(self.lane_out.val());
+        for j in 1..(W / 4) {
+            self.lane_out.next = (self.lane[j].val() << 16) | (self.lane[j - 1].val() >> 16);
+            self.acc.next =
+                self.acc.val() | (bit_cast::<B, 32>(self.lane_out.val()) << self.c_lsh[j].val());
+        }
+        self.out.s_axis.data.next = self.acc.val();
+        self.out.s_axis.keep.next = self.c_ones.val();
+        if self.ol_last.val() {
+            self.out.s_axis.keep.next = !(self.c_ones.val() << bit_cast::<8, 17>(self.ol.val()));
+        }
+        self.out.s_axis.last.next = self.ol_last.val();
+        // The FPDU's sideband: P = (L + 5) / 4 + 1 words, markers, CRC, push.
+        self.ufirst.next = bit_cast::<TX_FPDU_USER, 17>((self.len.val() + 5) >> 2) + 1;
+        self.ufirst.next = self
+            .ufirst
+            .val()
+            .replace_bit(14, self.cfg_markers.val())
+            .replace_bit(15, self.cfg_crc.val())
+            .replace_bit(16, self.s_axis.user.val().get_bit(16));
+        self.out.s_axis.user.next = self.user_q.q.val();
+        if self.first.val() {
+            self.out.s_axis.user.next = self.ufirst.val();
+        }
+        self.out.s_axis.valid.next = self.produce.val();
+
+        // State.
+        self.last_in.next = self.take.val() & self.s_axis.last.val();
+        if self.take.val() & !self.drain.q.val() {
+            // An input beat of the ULPDU: account its octets.
+            self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
+            if self.ul.val() > bit_cast::<17, 8>(self.kc.val()) {
+                self.ulen.d.next = self.ul.val() - bit_cast::<17, 8>(self.kc.val());
+            } else {
+                self.ulen.d.next = 0.into();
+            }
+            if self.first.val() {
+                self.overrun.d.next = self.ul.val() < bit_cast::<17, 8>(self.kc.val());
+                self.in_done.d.next = self.s_axis.last.val();
+            } else {
+                self.overrun.d.next =
+                    self.overrun.q.val() | (self.ul.val() < bit_cast::<17, 8>(self.kc.val()));
+                self.in_done.d.next = self.s_axis.last.val();
+            }
+            // The ULPDU's last beat: its octet count must be exactly ULPDU_Length.
+            if self.s_axis.last.val()
+                & (self.overrun.q.val() & !self.first.val()
+                    | (self.ul.val() != bit_cast::<17, 8>(self.kc.val())))
+                & !(self.first.val() & self.too_long.val())
+            {
+                self.err_length_q.d.next = true;
+            }
+        }
+        if self.produce.val() {
+            self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
+            if self.first.val() {
+                self.user_q.d.next = self.ufirst.val();
+            }
+            self.out_left.d.next = self.ol.val() - self.c_w.val();
+            self.busy.d.next = !self.ol_last.val();
+            if self.ol_last.val()
+                & !(self.in_done.q.val() & self.busy.q.val())
+                & !self.last_in.val()
+            {
+                // The FPDU is complete but the ULPDU goes on: discard the rest.
+                self.drain.d.next = true;
+                self.drain_oversize.d.next = false;
+            }
+        }
+        if self.first.val() & self.take.val() & self.too_long.val() {
+            self.err_oversize_q.d.next = true;
+            self.drain.d.next = !self.s_axis.last.val();
+            self.drain_oversize.d.next = true;
+        }
+        if self.drain.q.val() & self.take.val() & self.s_axis.last.val() {
+            self.drain.d.next = false;
+            if !self.drain_oversize.q.val() {
+                self.err_length_q.d.next = true;
+            }
+        }
+        if self.rst.val() {
+            self.busy.d.next = false;
+            self.drain.d.next = false;
+            self.in_done.d.next = false;
+            self.err_length_q.d.next = false;
+            self.err_oversize_q.d.next = false;
+        }
+    }
+}

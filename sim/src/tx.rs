@@ -1,0 +1,40 @@
+//! The transmit blocks ([`hdl::tx`]) under simulation: bindings for the direct-drive engine and
+//! a builder for either engine.
+
+use crate::rusthdl::RustHdlSim;
+use crate::verilator::VerilatorSim;
+use crate::CycleSim;
+use hdl::export::export_block;
+use hdl::tx::framer::TxFramer;
+use hdl::with_width;
+
+crate::direct_top!([const W: usize, const B: usize] TxFramer<W, B> {
+    in rst, in cfg_markers, in cfg_crc, sink s_axis, source m_axis, out err_length, out err_oversize
+});
+
+/// Any block on either engine: the rust-hdl model driven directly (`rusthdl`) or its exported
+/// Verilog, named `name`, on Verilator (`verilator`).
+pub fn block_engine<T: crate::rusthdl::DirectTop + 'static>(
+    engine: &str,
+    name: &str,
+    mut block: T,
+) -> Result<Box<dyn CycleSim>, String> {
+    match engine {
+        "rusthdl" => Ok(Box::new(RustHdlSim::new(block)?)),
+        "verilator" => {
+            let top = export_block(name, &mut block, &format!("{name} (testbench build)"))?;
+            Ok(Box::new(VerilatorSim::build(&top)?))
+        }
+        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
+    }
+}
+
+/// The framer alone at `width` bytes per beat.
+pub fn framer(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("tx_framer_w{W}"),
+        TxFramer::<W, B>::new()
+    ))
+}
