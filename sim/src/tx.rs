@@ -6,10 +6,15 @@ use crate::verilator::VerilatorSim;
 use crate::CycleSim;
 use hdl::export::export_block;
 use hdl::tx::framer::TxFramer;
+use hdl::tx::marker_inserter::TxMarkerInserter;
 use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize] TxFramer<W, B> {
     in rst, in cfg_markers, in cfg_crc, sink s_axis, source m_axis, out err_length, out err_oversize
+});
+
+crate::direct_top!([const W: usize, const B: usize] TxMarkerInserter<W, B> {
+    in rst, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out cfg_misaligned
 });
 
 /// Any block on either engine: the rust-hdl model driven directly (`rusthdl`) or its exported
@@ -36,5 +41,15 @@ pub fn framer(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
         engine,
         &format!("tx_framer_w{W}"),
         TxFramer::<W, B>::new()
+    ))
+}
+
+/// The Marker inserter alone at `width` bytes per beat.
+pub fn marker_inserter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("tx_marker_inserter_w{W}"),
+        TxMarkerInserter::<W, B>::new()
     ))
 }

@@ -88,3 +88,29 @@ pub fn assert_crcs(
 pub fn golden_bad(def: &CrcDef, msg: &[u8]) -> bool {
     def.update_register(def.init_register(), msg) != def.residue_register()
 }
+
+/// Transmit-side expectations from the golden model.
+pub mod tx {
+    use golden::fpdu::{Framer, FramingConfig};
+
+    /// The sideband the transmit blocks carry with an FPDU (see `hdl::tx`).
+    pub fn fpdu_user(ulpdu_len: usize, markers: bool, crc: bool, push: bool) -> u64 {
+        (((ulpdu_len as u64 + 5) >> 2) + 1)
+            | ((markers as u64) << 14)
+            | ((crc as u64) << 15)
+            | ((push as u64) << 16)
+    }
+
+    /// An FPDU without Markers and with a zero CRC field: what the framer emits.
+    pub fn plain_fpdu(ulpdu: &[u8]) -> Vec<u8> {
+        let cfg = FramingConfig { markers: false, crc: false, offset: 0 };
+        Framer::new(cfg).unwrap().frame(ulpdu).unwrap()
+    }
+
+    /// The FPDUs of `ulpdus`, one per entry, framed by the golden model from stream position
+    /// `cfg.offset`.
+    pub fn framed_fpdus(cfg: FramingConfig, ulpdus: &[Vec<u8>]) -> Vec<Vec<u8>> {
+        let mut f = Framer::new(cfg).unwrap();
+        ulpdus.iter().map(|u| f.frame(u).unwrap()).collect()
+    }
+}

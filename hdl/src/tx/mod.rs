@@ -12,6 +12,7 @@
 //! same ones to the same FPDU.
 
 pub mod framer;
+pub mod marker_inserter;
 
 /// Width of the ULPDU input's sideband: `[15:0]` ULPDU_Length, `[16]` push.
 pub const TX_ULPDU_USER: usize = 17;
