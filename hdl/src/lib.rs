@@ -3,6 +3,7 @@
 //! - [`stream`]: the stream bundle every streaming block uses, with its handshake rules;
 //! - [`crc`]: the pipelined parallel CRC engine (RFC 5044 4.4) and the exported CRC top;
 //! - [`fifo`]: a small FIFO in distributed RAM ([`lutram`]); [`skid`]: a two-entry register slice;
+//! - [`stream_fifo`]: a 32-beat stream FIFO in distributed RAM;
 //! - [`stream_skid`]: the register slice every streaming block's output goes through;
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
 //! - [`export`]: Verilog with plain module names and AXI4-Stream port names.
@@ -13,5 +14,6 @@ pub mod fifo;
 pub mod lutram;
 pub mod skid;
 pub mod stream;
+pub mod stream_fifo;
 pub mod stream_skid;
 pub mod tx;

@@ -5,6 +5,7 @@ use crate::rusthdl::RustHdlSim;
 use crate::verilator::VerilatorSim;
 use crate::CycleSim;
 use hdl::export::export_block;
+use hdl::tx::crc_unit::TxCrcUnit;
 use hdl::tx::framer::TxFramer;
 use hdl::tx::marker_inserter::TxMarkerInserter;
 use hdl::with_width;
@@ -15,6 +16,10 @@ crate::direct_top!([const W: usize, const B: usize] TxFramer<W, B> {
 
 crate::direct_top!([const W: usize, const B: usize] TxMarkerInserter<W, B> {
     in rst, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out cfg_misaligned
+});
+
+crate::direct_top!([const W: usize, const B: usize] TxCrcUnit<W, B> {
+    in rst, sink s_axis, source m_axis
 });
 
 /// Any block on either engine: the rust-hdl model driven directly (`rusthdl`) or its exported
@@ -51,5 +56,15 @@ pub fn marker_inserter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, 
         engine,
         &format!("tx_marker_inserter_w{W}"),
         TxMarkerInserter::<W, B>::new()
+    ))
+}
+
+/// The CRC unit alone at `width` bytes per beat.
+pub fn crc_unit(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("tx_crc_unit_w{W}"),
+        TxCrcUnit::<W, B>::new()
     ))
 }

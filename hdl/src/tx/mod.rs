@@ -11,6 +11,7 @@
 //! `[16]` push. The settings are sampled once per ULPDU, by the framer, so every block applies the
 //! same ones to the same FPDU.
 
+pub mod crc_unit;
 pub mod framer;
 pub mod marker_inserter;
 

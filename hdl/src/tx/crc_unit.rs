@@ -1,0 +1,187 @@
+//! `TxCrcUnit`: computes each FPDU's CRC and writes it into the FPDU's CRC field (RFC 5044 4.4).
+//!
+//! FPDUs with Markers in (from [`super::marker_inserter::TxMarkerInserter`]), the same FPDUs out
+//! with the CRC field filled. The CRC is CRC32c over every octet of the FPDU before the CRC
+//! field: a leading Marker (FPDUPTR 0), ULPDU_Length, ULPDU, PAD and any Marker between the PAD
+//! and the CRC field (4.4 rules 1 and 2). It is written least significant octet first, which is
+//! the CRC register value in lane order. With CRC off for an FPDU (sideband bit 15 low) the field
+//! keeps the zeros the framer wrote (4.4: "may contain any value"; the golden framer writes 0).
+//!
+//! ```text
+//!  s_axis ─┬──────────────────────► StreamFifo (32 beats) ──┐
+//!          └─► CrcEngine (keep without the CRC word) ─► RegFifo (CRCs) ──┴─► patch the last
+//!                                                                           word ─► m_axis
+//! ```
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
+//! | `s_axis` | in | 8W | FPDUs, one per packet, lane 0 first; the last word of each is its CRC field; `user` as [`super::TX_FPDU_USER`] |
+//! | `m_axis` | out | 8W | the FPDUs with the CRC field written; `user` passed through |
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//!
+//! ### Latency and throughput
+//! An FPDU's last beat leaves `CrcEngine::latency() + 4` cycles after it entered at the earliest
+//! (16 at W = 8, 22 at W = 64); the beats before it stream through the FIFO in 3. One beat per
+//! cycle in steady state: the FIFO (32 beats) is deeper than the engine's latency, so FPDUs back
+//! to back, one beat each, flow at full rate once the FIFO has filled to that latency.
+//!
+//! ### Reset
+//! `rst` empties the FIFOs, the engine's pipeline and the output slice.
+
+use crate::crc::engine::CrcEngine;
+use crate::fifo::RegFifo;
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_fifo::StreamFifo;
+use crate::stream_skid::StreamSkid;
+use crate::tx::TX_FPDU_USER;
+use golden::crc::CRC32C;
+use rust_hdl::prelude::*;
+
+/// The CRC unit; see the module documentation.
+#[derive(LogicBlock)]
+pub struct TxCrcUnit<const W: usize, const B: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// FPDUs with a CRC field to fill.
+    pub s_axis: StreamSink<W, B, TX_FPDU_USER>,
+    /// FPDUs with their CRC.
+    pub m_axis: StreamSource<W, B, TX_FPDU_USER>,
+    engine: CrcEngine<W, B>,
+    beats: StreamFifo<W, B, TX_FPDU_USER>,
+    crcs: RegFifo<32>,
+    out: StreamSkid<W, B, TX_FPDU_USER>,
+    c_ones32: Constant<Bits<B>>,
+    c_cnt: Vec<Constant<Bits<6>>>,
+    take: Signal<Local, Bit>,
+    head_last: Signal<Local, Bit>,
+    can_go: Signal<Local, Bit>,
+    wedge: Signal<Local, Bits<W>>,
+    crc_lane: Signal<Local, Bits<6>>,
+    sh: Signal<Local, Bits<16>>,
+    patched: Signal<Local, Bits<B>>,
+}
+
+impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
+    /// Builds the CRC unit (CRC32c); panics with a message naming the rule if `W`/`B` is illegal.
+    pub fn new() -> Self {
+        check_stream_params("TxCrcUnit", W, B, TX_FPDU_USER);
+        crate::tx::check_tx_width("TxCrcUnit", W);
+        assert!(
+            CrcEngine::<W, B>::latency() + 4 < crate::stream_fifo::STREAM_FIFO_DEPTH,
+            "TxCrcUnit: the beat FIFO must be deeper than the CRC latency"
+        );
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            engine: CrcEngine::new(&CRC32C),
+            beats: StreamFifo::new(),
+            crcs: RegFifo::new(crate::stream_fifo::STREAM_FIFO_DEPTH),
+            out: StreamSkid::new(),
+            c_ones32: Constant::new(Bits::<B>::from(0xFFFF_FFFFu64)),
+            c_cnt: (0..W / 4).map(|k| Constant::new((k as u64).into())).collect(),
+            take: Default::default(),
+            head_last: Default::default(),
+            can_go: Default::default(),
+            wedge: Default::default(),
+            crc_lane: Default::default(),
+            sh: Default::default(),
+            patched: Default::default(),
+        }
+    }
+
+    /// Cycles from an FPDU's last beat entering to it leaving, with nothing ahead of it.
+    pub fn latency() -> usize {
+        CrcEngine::<W, B>::latency() + 4
+    }
+}
+
+impl<const W: usize, const B: usize> Default for TxCrcUnit<W, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize> Logic for TxCrcUnit<W, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.engine.clock.next = self.clock.val();
+        self.beats.clock.next = self.clock.val();
+        self.crcs.clock.next = self.clock.val();
+        self.out.clock.next = self.clock.val();
+        self.engine.rst.next = self.rst.val();
+        self.beats.rst.next = self.rst.val();
+        self.crcs.rst.next = self.rst.val();
+        self.out.rst.next = self.rst.val();
+        // In: every beat goes into the FIFO and through the engine, without its CRC word.
+        self.s_axis.ready.next = self.beats.s_axis.ready.val();
+        self.take.next = self.s_axis.valid.val() & self.beats.s_axis.ready.val();
+        self.beats.s_axis.valid.next = self.s_axis.valid.val();
+        self.beats.s_axis.data.next = self.s_axis.data.val();
+        self.beats.s_axis.keep.next = self.s_axis.keep.val();
+        self.beats.s_axis.user.next = self.s_axis.user.val();
+        self.beats.s_axis.last.next = self.s_axis.last.val();
+        self.engine.strobe.next = self.take.val();
+        self.engine.start.next = false;
+        self.engine.last.next = self.s_axis.last.val();
+        self.engine.data.next = self.s_axis.data.val();
+        self.engine.keep.next = self.s_axis.keep.val();
+        if self.s_axis.last.val() {
+            // The last word is the CRC field: the CRC covers the octets before it.
+            self.engine.keep.next = self.s_axis.keep.val() >> 4;
+        }
+        self.crcs.push.next = self.engine.crc_valid.val();
+        self.crcs.push_data.next = self.engine.crc.val();
+        // Out: a beat leaves when the slice can take it; an FPDU's last beat also needs its CRC.
+        self.head_last.next = self.beats.m_axis.valid.val() & self.beats.m_axis.last.val();
+        self.can_go.next = self.beats.m_axis.valid.val()
+            & self.out.s_axis.ready.val()
+            & (!self.beats.m_axis.last.val() | self.crcs.out_valid.val());
+        self.beats.m_axis.ready.next = self.can_go.val();
+        self.crcs.out_ready.next = self.can_go.val() & self.beats.m_axis.last.val();
+        // The CRC field is the last word of the last beat: lane n - 1 of n words.
+        self.wedge.next = 0.into();
+        for j in 0..(W / 4 - 1) {
+            self.wedge.next = self.wedge.val().replace_bit(
+                j,
+                self.beats.m_axis.keep.val().get_bit(j * 4)
+                    & !self.beats.m_axis.keep.val().get_bit(j * 4 + 4),
+            );
+        }
+        for j in (W / 4 - 1)..(W / 4) {
+            self.wedge.next =
+                self.wedge.val().replace_bit(j, self.beats.m_axis.keep.val().get_bit(j * 4));
+        }
+        self.crc_lane.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.wedge.val().get_bit(j) {
+                self.crc_lane.next = self.crc_lane.val() | self.c_cnt[j].val();
+            }
+        }
+        self.sh.next = bit_cast::<16, 6>(self.crc_lane.val()) << 5;
+        self.patched.next = (self.beats.m_axis.data.val()
+            & !(self.c_ones32.val() << self.sh.val()))
+            | (bit_cast::<B, 32>(self.crcs.out_data.val()) << self.sh.val());
+        self.out.s_axis.valid.next = self.can_go.val();
+        self.out.s_axis.data.next = self.beats.m_axis.data.val();
+        if self.head_last.val() & self.beats.m_axis.user.val().get_bit(15) {
+            self.out.s_axis.data.next = self.patched.val();
+        }
+        self.out.s_axis.keep.next = self.beats.m_axis.keep.val();
+        self.out.s_axis.user.next = self.beats.m_axis.user.val();
+        self.out.s_axis.last.next = self.beats.m_axis.last.val();
+        self.m_axis.data.next = self.out.m_axis.data.val();
+        self.m_axis.keep.next = self.out.m_axis.keep.val();
+        self.m_axis.user.next = self.out.m_axis.user.val();
+        self.m_axis.last.next = self.out.m_axis.last.val();
+        self.m_axis.valid.next = self.out.m_axis.valid.val();
+        self.out.m_axis.ready.next = self.m_axis.ready.val();
+    }
+}
