@@ -8,6 +8,7 @@ use hdl::export::export_block;
 use hdl::tx::crc_unit::TxCrcUnit;
 use hdl::tx::framer::TxFramer;
 use hdl::tx::marker_inserter::TxMarkerInserter;
+use hdl::tx::segmenter::TxSegmenter;
 use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize] TxFramer<W, B> {
@@ -20,6 +21,10 @@ crate::direct_top!([const W: usize, const B: usize] TxMarkerInserter<W, B> {
 
 crate::direct_top!([const W: usize, const B: usize] TxCrcUnit<W, B> {
     in rst, sink s_axis, source m_axis
+});
+
+crate::direct_top!([const W: usize, const B: usize] TxSegmenter<W, B> {
+    in rst, in cfg_emss, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out oversize
 });
 
 /// Any block on either engine: the rust-hdl model driven directly (`rusthdl`) or its exported
@@ -66,5 +71,15 @@ pub fn crc_unit(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String>
         engine,
         &format!("tx_crc_unit_w{W}"),
         TxCrcUnit::<W, B>::new()
+    ))
+}
+
+/// The segmenter alone at `width` bytes per beat.
+pub fn segmenter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("tx_segmenter_w{W}"),
+        TxSegmenter::<W, B>::new()
     ))
 }

@@ -14,6 +14,7 @@
 pub mod crc_unit;
 pub mod framer;
 pub mod marker_inserter;
+pub mod segmenter;
 
 /// Width of the ULPDU input's sideband: `[15:0]` ULPDU_Length, `[16]` push.
 pub const TX_ULPDU_USER: usize = 17;
