@@ -1,4 +1,4 @@
-//! Hardware commands: `rnic export` and `rnic sim crc`.
+//! Hardware commands: `rnic export`, `rnic sim crc`, `rnic sim tx`, `rnic vectors --hardware`.
 //!
 //! - [`export_cmd`]: writes every exported top (all widths, or one) as `<module>.v` into a
 //!   directory (default `build/verilog/`), one line per file on standard output.
@@ -32,8 +32,9 @@ pub struct HwCheck {
 }
 
 /// The specification vectors through the hardware on `engine`, at every width: the CRC top
-/// computes each figure's CRC field from the octets it covers, and accepts the whole FPDU (its own
-/// CRC at the end) as good.
+/// computes each figure's CRC field from the octets it covers and accepts the whole FPDU (its own
+/// CRC at the end) as good; `mpa_tx` frames each figure's ULPDU into the figure byte for byte (a
+/// Figure 6 as the second FPDU, after its 482-octet ULPDU).
 pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
     let vectors = golden::vectors::all();
     let mut out = vec![];
@@ -61,6 +62,34 @@ pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
                 detail: if whole.bad { "flagged bad".into() } else { "good".into() },
             });
         }
+        let mut tx = sim::tx::mpa_tx(engine, w, None)?;
+        for v in &vectors {
+            let mut ulpdus = vec![];
+            if let Some(p) = v.preceding_ulpdu() {
+                ulpdus.push(sim::tx::TxUlpdu::new(p, true));
+            }
+            ulpdus.push(sim::tx::TxUlpdu::new(v.ulpdu.clone(), true));
+            let settings = sim::tx::TxSettings {
+                markers: v.markers,
+                crc: v.crc,
+                emss: 1460,
+                seq: 0,
+                origin: 0,
+            };
+            let run = sim::tx::run_tx(tx.as_mut(), &settings, &ulpdus, &Default::default())?;
+            let got = run.segments.last().map(|(seq, p)| (*seq, p.clone()));
+            let pass = got.as_ref().is_some_and(|(seq, p)| *seq == v.position && *p == v.wire);
+            out.push(HwCheck {
+                vector: v.name.clone(),
+                check: format!("mpa_tx_w{w} ({engine}): frames the figure"),
+                pass,
+                detail: match got {
+                    Some((seq, p)) if pass => format!("identical, {} octets at {seq:#x}", p.len()),
+                    Some((seq, p)) => format!("differs: {} octets at {seq:#x}", p.len()),
+                    None => "no segment".into(),
+                },
+            });
+        }
     }
     Ok(out)
 }
@@ -86,6 +115,60 @@ pub fn sim_crc_cmd(width: usize, poly: &str, engine: &str) -> Result<(), String>
         writeln!(so, "{:08x}", r.crc).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// `rnic sim tx`: ULPDUs (one per line, hex) through `mpa_tx`; prints the MPA stream one FPDU
+/// per line, as `rnic frame` does. Every ULPDU is pushed and EMSS is 65535, so every FPDU is one
+/// TCP segment of its own and each segment is printed as one line.
+pub fn sim_tx_cmd(
+    width: usize,
+    cfg: golden::fpdu::FramingConfig,
+    engine: &str,
+    vcd: Option<&std::path::Path>,
+) -> Result<(), crate::CliError> {
+    use crate::CliError;
+    check_width(width).map_err(CliError::usage)?;
+    if vcd.is_some() && engine != "rusthdl" {
+        return Err(CliError::usage("--vcd needs --engine rusthdl"));
+    }
+    if !sim::crc::ENGINES.contains(&engine) {
+        return Err(CliError::usage(format!(
+            "unknown --engine {engine} (use rusthdl or verilator)"
+        )));
+    }
+    let ulpdus = crate::golden_cmds::parse_ulpdu_lines(&crate::golden_cmds::read_stdin()?)?;
+    // The same input rules as `rnic frame` (RFC 5044 section 3 limit), with the same messages.
+    for (n, u) in ulpdus.iter().enumerate() {
+        if u.len() > golden::mulpdu::ULPDU_MAX as usize {
+            let e = golden::fpdu::FrameError::UlpduTooLong { len: u.len() };
+            return Err(CliError::input(format!("line {}: {e}", n + 1)));
+        }
+    }
+    let mut sim = sim::tx::mpa_tx(engine, width, vcd).map_err(CliError::usage)?;
+    let settings = sim::tx::TxSettings {
+        markers: cfg.markers,
+        crc: cfg.crc,
+        emss: 65535,
+        seq: cfg.offset,
+        origin: 0,
+    };
+    let input: Vec<sim::tx::TxUlpdu> =
+        ulpdus.into_iter().map(|u| sim::tx::TxUlpdu::new(u, true)).collect();
+    let opts = sim::packet::PacketRun { expect_packets: Some(input.len()), ..Default::default() };
+    let run = sim::tx::run_tx(sim.as_mut(), &settings, &input, &opts)
+        .map_err(|e| CliError::check(format!("simulation: {e}")))?;
+    if run.segments.len() != input.len() {
+        return Err(CliError::check(format!(
+            "simulation: {} segments for {} ULPDUs",
+            run.segments.len(),
+            input.len()
+        )));
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (_, payload) in &run.segments {
+        writeln!(out, "{}", golden::hex::encode(payload)).map_err(CliError::io)?;
+    }
+    out.flush().map_err(CliError::io)
 }
 
 fn check_width(w: usize) -> Result<(), String> {

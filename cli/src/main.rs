@@ -157,6 +157,21 @@ enum Command {
 
 #[derive(Subcommand)]
 enum SimBlock {
+    /// ULPDUs (one per line, hex) through the transmit datapath `mpa_tx` -> the MPA stream, one
+    /// FPDU per line: the same input, output and errors as `rnic frame`.
+    Tx {
+        #[command(flatten)]
+        framing: FramingArgs,
+        /// Bytes per beat: 4, 8, 16, 32, 64.
+        #[arg(long, default_value_t = 8)]
+        width: usize,
+        /// rusthdl (the model, driven directly) or verilator (the exported Verilog).
+        #[arg(long, default_value = "rusthdl")]
+        engine: String,
+        /// Write a waveform of every signal (rusthdl engine only).
+        #[arg(long)]
+        vcd: Option<std::path::PathBuf>,
+    },
     /// One message per line (hex) on stdin -> the CRC value the hardware computed per message,
     /// 8 lowercase hex digits (the register value, not the wire bytes).
     Crc {
@@ -188,6 +203,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         ),
         Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
         Command::Export { width, out } => hw::export_cmd(width, out).map_err(CliError::usage),
+        Command::Sim { block: SimBlock::Tx { framing, width, engine, vcd } } => {
+            hw::sim_tx_cmd(width, framing.config()?, &engine, vcd.as_deref())
+        }
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
             hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)
         }

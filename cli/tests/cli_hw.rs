@@ -87,3 +87,80 @@ fn vectors_through_the_hardware_all_pass() {
     assert!(out.contains("rfc5044-figure5  mpa_crc32c_w64"));
     assert!(out.trim_end().ends_with(", 0 failed"));
 }
+
+/// ULPDU lines of assorted sizes (hex), from a simple generator.
+fn ulpdu_lines(seed: u64, n: usize) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            let len = (next() % 1300) as usize;
+            (0..len).map(|_| format!("{:02x}", next() as u8)).collect::<String>() + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn sim_tx_prints_exactly_what_frame_prints() {
+    for (k, (w, engine, opts)) in [
+        ("4", "rusthdl", vec!["--markers"]),
+        ("8", "rusthdl", vec!["--markers", "--offset", "500"]),
+        ("16", "rusthdl", vec!["--no-crc"]),
+        ("64", "rusthdl", vec!["--markers", "--offset", "4"]),
+        ("8", "verilator", vec!["--markers", "--offset", "252"]),
+        ("32", "verilator", vec![]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let input = ulpdu_lines(k as u64 + 1, 12) + "\n";
+        let mut args = vec!["sim", "tx", "--width", w, "--engine", engine];
+        args.extend(&opts);
+        let hw = rnic(&args, &input);
+        assert!(hw.status.success(), "{args:?}: {}", text(&hw.stderr));
+        let mut fargs = vec!["frame"];
+        fargs.extend(&opts);
+        let golden = rnic(&fargs, &input);
+        assert!(golden.status.success());
+        assert_eq!(text(&hw.stdout), text(&golden.stdout), "{args:?}");
+        assert_eq!(text(&hw.stdout).lines().count(), 13);
+    }
+}
+
+#[test]
+fn sim_tx_rejects_what_frame_rejects_with_the_same_message() {
+    let too_long = "00".repeat(64769) + "\n";
+    for (args, input) in [
+        (vec!["--offset", "6"], "00\n".to_string()),
+        (vec!["--markers"], too_long),
+        (vec![], "0\n".to_string()),
+    ] {
+        let mut hw_args = vec!["sim", "tx"];
+        hw_args.extend(&args);
+        let hw = rnic(&hw_args, &input);
+        let mut f_args = vec!["frame"];
+        f_args.extend(&args);
+        let golden = rnic(&f_args, &input);
+        assert_eq!(hw.status.code(), Some(1), "{args:?}");
+        assert_eq!(golden.status.code(), Some(1), "{args:?}");
+        assert_eq!(text(&hw.stderr), text(&golden.stderr), "{args:?}");
+    }
+    let o = rnic(&["sim", "tx", "--engine", "verilator", "--vcd", "/tmp/x.vcd"], "00\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--vcd needs --engine rusthdl"));
+}
+
+#[test]
+fn sim_tx_writes_a_vcd_on_request() {
+    let path = std::env::temp_dir().join(format!("rnic-tx-{}.vcd", std::process::id()));
+    let o = rnic(&["sim", "tx", "--width", "8", "--vcd", path.to_str().unwrap()], "0102\n");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let vcd = std::fs::read_to_string(&path).unwrap();
+    assert!(vcd.contains("$var") && vcd.contains("segmenter"), "not a VCD of mpa_tx");
+    let _ = std::fs::remove_file(&path);
+}

@@ -10,6 +10,7 @@
 //! port list; [`write_tops`] writes them (the `rnic export` command).
 
 use crate::crc::CrcCalc;
+use crate::tx::mpa_tx::MpaTx;
 use golden::crc::{CrcDef, CRC32C, CRC32_ETHERNET, CRC32_WILLIAMS};
 use rust_hdl::prelude::*;
 use std::path::{Path, PathBuf};
@@ -55,6 +56,8 @@ pub struct ExportedTop {
 pub enum TopKind {
     /// [`CrcCalc`] with a CRC definition.
     CrcCalc(CrcDef),
+    /// The transmit datapath [`MpaTx`].
+    MpaTx,
 }
 
 /// An exportable top: what to build and what to call it.
@@ -71,6 +74,7 @@ impl TopSpec {
     pub fn name(&self) -> String {
         match self.kind {
             TopKind::CrcCalc(def) => format!("{}_w{}", crc_top_stem(&def), self.width),
+            TopKind::MpaTx => format!("mpa_tx_w{}", self.width),
         }
     }
 }
@@ -98,9 +102,20 @@ pub fn crc_calc_spec(def: CrcDef, width: usize) -> Result<TopSpec, String> {
     Ok(TopSpec { kind: TopKind::CrcCalc(def), width })
 }
 
+/// The transmit datapath spec for a width.
+pub fn mpa_tx_spec(width: usize) -> Result<TopSpec, String> {
+    check_width(width)?;
+    Ok(TopSpec { kind: TopKind::MpaTx, width })
+}
+
 /// Every top exported at `width` bytes per beat.
 pub fn exportable_tops(width: usize) -> Result<Vec<TopSpec>, String> {
-    [CRC32C, CRC32_WILLIAMS, CRC32_ETHERNET].into_iter().map(|d| crc_calc_spec(d, width)).collect()
+    let mut tops: Vec<TopSpec> = [CRC32C, CRC32_WILLIAMS, CRC32_ETHERNET]
+        .into_iter()
+        .map(|d| crc_calc_spec(d, width))
+        .collect::<Result<_, _>>()?;
+    tops.push(mpa_tx_spec(width)?);
+    Ok(tops)
 }
 
 /// Runs `$body` with `$w`/`$b` bound to the const parameters of a runtime width.
@@ -150,6 +165,15 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
                 def.name,
                 def.poly,
                 CrcCalc::<W, B>::latency()
+            );
+            export_block(&spec.name(), &mut top, &header)
+        }),
+        TopKind::MpaTx => with_width!(spec.width, |W, B| {
+            let mut top = MpaTx::<W, B>::new();
+            let header = format!(
+                "MPA transmit datapath (hdl::tx::mpa_tx::MpaTx<{W}, {B}>), RFC 5044 4.1-4.5, 5.1,\n\
+                 {W} bytes per beat. ULPDUs in (s_axis_tuser[15:0] ULPDU_Length, [16] push), FPDU-\n\
+                 aligned TCP segment payloads out (m_axis_tuser = sequence number of the first octet)."
             );
             export_block(&spec.name(), &mut top, &header)
         }),

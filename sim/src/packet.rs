@@ -96,6 +96,11 @@ pub struct PacketResult {
     pub input_stalls: u64,
     /// Cycles with `m_axis_tvalid` high and `m_axis_tready` low.
     pub output_stalls: u64,
+    /// Cycle (as `CycleSim::cycles()` before the edge) at which each input packet's last beat
+    /// transferred.
+    pub in_last_cycles: Vec<u64>,
+    /// Cycle at which each input packet's first beat transferred.
+    pub in_first_cycles: Vec<u64>,
 }
 
 /// Splits packets into beats of `w` bytes.
@@ -217,5 +222,7 @@ pub fn run_packets(
         beats_out: mon_m.transfers,
         input_stalls: mon_s.stalls,
         output_stalls: mon_m.stalls,
+        in_last_cycles: src.last_cycles.clone(),
+        in_first_cycles: src.first_cycles.clone(),
     })
 }

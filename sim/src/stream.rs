@@ -139,6 +139,9 @@ pub struct StreamDriver {
     pub sent: usize,
     /// Cycle numbers (as `CycleSim::cycles()` before the edge) of transfers of `last` beats.
     pub last_cycles: Vec<u64>,
+    /// Cycle numbers of transfers of first beats (the beat after a `last`, and the very first).
+    pub first_cycles: Vec<u64>,
+    at_first: bool,
 }
 
 impl StreamDriver {
@@ -153,6 +156,8 @@ impl StreamDriver {
             words,
             sent: 0,
             last_cycles: vec![],
+            first_cycles: vec![],
+            at_first: true,
         }
     }
 
@@ -186,6 +191,10 @@ impl StreamDriver {
     pub fn sample(&mut self, sim: &mut dyn CycleSim) {
         if self.presenting && sim.get_u64(self.ports.ready) & 1 != 0 {
             let b = self.beats.pop_front().expect("presenting a beat");
+            if self.at_first {
+                self.first_cycles.push(sim.cycles());
+            }
+            self.at_first = b.last;
             if b.last {
                 self.last_cycles.push(sim.cycles());
             }

@@ -8,6 +8,7 @@ use hdl::export::export_block;
 use hdl::tx::crc_unit::TxCrcUnit;
 use hdl::tx::framer::TxFramer;
 use hdl::tx::marker_inserter::TxMarkerInserter;
+use hdl::tx::mpa_tx::MpaTx;
 use hdl::tx::segmenter::TxSegmenter;
 use hdl::with_width;
 
@@ -25,6 +26,12 @@ crate::direct_top!([const W: usize, const B: usize] TxCrcUnit<W, B> {
 
 crate::direct_top!([const W: usize, const B: usize] TxSegmenter<W, B> {
     in rst, in cfg_emss, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out oversize
+});
+
+crate::direct_top!([const W: usize, const B: usize] MpaTx<W, B> {
+    in rst, in cfg_markers, in cfg_crc, in cfg_emss, in cfg_seq, in cfg_origin, sink s_axis,
+    source m_axis, out mulpdu, out err_length, out err_too_long, out oversize_fpdu,
+    out cfg_misaligned
 });
 
 /// Any block on either engine: the rust-hdl model driven directly (`rusthdl`) or its exported
@@ -82,4 +89,117 @@ pub fn segmenter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String
         &format!("tx_segmenter_w{W}"),
         TxSegmenter::<W, B>::new()
     ))
+}
+
+/// The transmit datapath `mpa_tx` at `width` bytes per beat: the rust-hdl model (VCD to `vcd`
+/// if given) or the exported `mpa_tx_w<W>.v` on Verilator.
+pub fn mpa_tx(
+    engine: &str,
+    width: usize,
+    vcd: Option<&std::path::Path>,
+) -> Result<Box<dyn CycleSim>, String> {
+    let spec = hdl::export::mpa_tx_spec(width)?;
+    match engine {
+        "rusthdl" => with_width!(width, |W, B| {
+            let mut sim = RustHdlSim::new(MpaTx::<W, B>::new())?;
+            if let Some(p) = vcd {
+                sim = sim.with_vcd(p)?;
+            }
+            Ok(Box::new(sim) as Box<dyn CycleSim>)
+        }),
+        "verilator" => {
+            let top = hdl::export::export_top(&spec)?;
+            Ok(Box::new(VerilatorSim::build(&top)?))
+        }
+        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
+    }
+}
+
+/// Settings of one `mpa_tx` run.
+#[derive(Clone, Copy, Debug)]
+pub struct TxSettings {
+    /// Markers on.
+    pub markers: bool,
+    /// CRC on.
+    pub crc: bool,
+    /// EMSS in octets.
+    pub emss: u32,
+    /// Sequence number of the first octet.
+    pub seq: u32,
+    /// Sequence number of the marker origin.
+    pub origin: u32,
+}
+
+/// One ULPDU for `mpa_tx`: its octets, the ULPDU_Length to declare, push.
+#[derive(Clone, Debug)]
+pub struct TxUlpdu {
+    /// The octets sent.
+    pub data: Vec<u8>,
+    /// ULPDU_Length on the first beat (normally `data.len()`).
+    pub declared: usize,
+    /// Close the segment after this FPDU.
+    pub push: bool,
+}
+
+impl TxUlpdu {
+    /// A well-formed ULPDU.
+    pub fn new(data: Vec<u8>, push: bool) -> Self {
+        let declared = data.len();
+        TxUlpdu { data, declared, push }
+    }
+}
+
+/// What `mpa_tx` sent.
+#[derive(Clone, Debug, Default)]
+pub struct TxRun {
+    /// Segments: sequence number of the first octet and payload.
+    pub segments: Vec<(u32, Vec<u8>)>,
+    /// Pulses counted: err_length, err_too_long, oversize_fpdu.
+    pub err_length: u64,
+    /// ULPDUs dropped for a ULPDU_Length above 64768.
+    pub err_too_long: u64,
+    /// FPDUs longer than EMSS.
+    pub oversize_fpdus: u64,
+    /// The MULPDU output at the end of the run.
+    pub mulpdu: u32,
+    /// The harness' statistics.
+    pub stats: crate::packet::PacketResult,
+}
+
+/// Resets `mpa_tx` with `settings`, sends `ulpdus` and collects the segments.
+pub fn run_tx(
+    sim: &mut dyn CycleSim,
+    settings: &TxSettings,
+    ulpdus: &[TxUlpdu],
+    opts: &crate::packet::PacketRun,
+) -> Result<TxRun, String> {
+    let packets: Vec<crate::packet::InPacket> = ulpdus
+        .iter()
+        .map(|u| crate::packet::InPacket {
+            data: u.data.clone(),
+            user: (u.declared as u64 & 0xFFFF) | ((u.push as u64) << 16),
+        })
+        .collect();
+    let opts = crate::packet::PacketRun {
+        settings: vec![
+            ("cfg_markers".into(), settings.markers as u64),
+            ("cfg_crc".into(), settings.crc as u64),
+            ("cfg_emss".into(), settings.emss.min(0xFFFF) as u64),
+            ("cfg_seq".into(), settings.seq as u64),
+            ("cfg_origin".into(), settings.origin as u64),
+        ],
+        pulses: vec!["err_length".into(), "err_too_long".into(), "oversize_fpdu".into()],
+        ..opts.clone()
+    };
+    let res = crate::packet::run_packets(sim, &packets, &opts)?;
+    let m = sim.port("mulpdu")?;
+    let mulpdu = sim.get_u64(m) as u32;
+    Ok(TxRun {
+        segments: res.packets.iter().map(|p| (p.user() as u32, p.data.clone())).collect(),
+        err_length: res.pulse_counts[0],
+        err_too_long: res.pulse_counts[1],
+        oversize_fpdus: res.pulse_counts[2],
+        mulpdu,
+        stats: res,
+    })
 }

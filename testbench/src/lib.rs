@@ -114,3 +114,27 @@ pub mod tx {
         ulpdus.iter().map(|u| f.frame(u).unwrap()).collect()
     }
 }
+
+/// The golden expectation for a whole `mpa_tx` run.
+pub mod tx_golden {
+    use golden::fpdu::{Framer, FramingConfig};
+    use golden::mulpdu::ULPDU_MAX;
+    use golden::segment::{effective_emss, segment_fpdus_with_push, Segmentation};
+    use sim::tx::{TxSettings, TxUlpdu};
+
+    /// What the golden model sends for these ULPDUs: each framed with exactly its declared
+    /// ULPDU_Length (the octets sent, cut or completed with zeros), those declared above 64768
+    /// dropped, then segmented.
+    pub fn expected(settings: &TxSettings, ulpdus: &[TxUlpdu]) -> Segmentation {
+        let offset = settings.seq.wrapping_sub(settings.origin) & !3;
+        let cfg = FramingConfig { markers: settings.markers, crc: settings.crc, offset };
+        let mut framer = Framer::new(cfg).unwrap();
+        let mut fpdus = vec![];
+        for u in ulpdus.iter().filter(|u| u.declared <= ULPDU_MAX as usize) {
+            let mut data = u.data[..u.data.len().min(u.declared)].to_vec();
+            data.resize(u.declared, 0);
+            fpdus.push((framer.frame(&data).unwrap(), u.push));
+        }
+        segment_fpdus_with_push(&fpdus, effective_emss(settings.emss), settings.seq).unwrap()
+    }
+}

@@ -24,8 +24,9 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! An FPDU's last beat leaves `CrcEngine::latency() + 4` cycles after it entered at the earliest
-//! (16 at W = 8, 22 at W = 64); the beats before it stream through the FIFO in 3. One beat per
+//! An FPDU's last beat leaves `CrcEngine::latency() + 3` cycles after it entered at the earliest
+//! (15 at W = 8, 21 at W = 64; [`TxCrcUnit::latency`]); the beats before it stream through the
+//! FIFO in 3. One beat per
 //! cycle in steady state: the FIFO (32 beats) is deeper than the engine's latency, so FPDUs back
 //! to back, one beat each, flow at full rate once the FIFO has filled to that latency.
 //!
@@ -73,7 +74,7 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
         check_stream_params("TxCrcUnit", W, B, TX_FPDU_USER);
         crate::tx::check_tx_width("TxCrcUnit", W);
         assert!(
-            CrcEngine::<W, B>::latency() + 4 < crate::stream_fifo::STREAM_FIFO_DEPTH,
+            CrcEngine::<W, B>::latency() + 3 < crate::stream_fifo::STREAM_FIFO_DEPTH,
             "TxCrcUnit: the beat FIFO must be deeper than the CRC latency"
         );
         Self {
@@ -99,7 +100,7 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
 
     /// Cycles from an FPDU's last beat entering to it leaving, with nothing ahead of it.
     pub fn latency() -> usize {
-        CrcEngine::<W, B>::latency() + 4
+        CrcEngine::<W, B>::latency() + 3
     }
 }
 

@@ -14,6 +14,8 @@
 pub mod crc_unit;
 pub mod framer;
 pub mod marker_inserter;
+pub mod mpa_tx;
+pub mod mulpdu;
 pub mod segmenter;
 
 /// Width of the ULPDU input's sideband: `[15:0]` ULPDU_Length, `[16]` push.

@@ -1,0 +1,328 @@
+//! `mpa_tx`, the whole transmit datapath, against the golden model: the four hex-dump vectors
+//! byte for byte, random traffic at every width on both engines (ULPDU sizes 0..4000 and around
+//! the Marker positions and MULPDU, Markers and CRC on and off, random origins, EMSS 128..9000,
+//! sequence numbers that wrap), idle and backpressure, 10^4 FPDUs per width on Verilator, the two
+//! engines in lockstep, wrong lengths, throughput and latency.
+
+use golden::mulpdu::mulpdu;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use sim::lockstep::Lockstep;
+use sim::packet::PacketRun;
+use sim::stream::Pattern;
+use sim::tx::{mpa_tx, run_tx, TxRun, TxSettings, TxUlpdu};
+use testbench::rng;
+use testbench::tx_golden::expected;
+
+fn check(what: &str, settings: &TxSettings, ulpdus: &[TxUlpdu], got: &TxRun) {
+    let want = expected(settings, ulpdus);
+    let g: Vec<(u32, usize)> = got.segments.iter().map(|(s, p)| (*s, p.len())).collect();
+    let e: Vec<(u32, usize)> = want.segments.iter().map(|s| (s.seq, s.payload.len())).collect();
+    if g != e {
+        let first = g.iter().zip(&e).position(|(a, b)| a != b).unwrap_or(g.len().min(e.len()));
+        panic!(
+            "{what} {settings:?}: segments differ at {first}: hardware {:?}, golden {:?}",
+            &g[first..(first + 3).min(g.len())],
+            &e[first..(first + 3).min(e.len())]
+        );
+    }
+    for (i, ((_, p), s)) in got.segments.iter().zip(&want.segments).enumerate() {
+        if *p != s.payload {
+            let at = p.iter().zip(&s.payload).position(|(a, b)| a != b).unwrap();
+            panic!("{what} {settings:?}: segment {i} (seq {}) differs at octet {at}", s.seq);
+        }
+    }
+    assert_eq!(got.oversize_fpdus, want.oversize_fpdus as u64, "{what}: oversize FPDUs");
+    assert_eq!(got.mulpdu, mulpdu(settings.emss, settings.markers), "{what}: MULPDU");
+}
+
+fn random_settings(r: &mut ChaCha8Rng) -> TxSettings {
+    let seq: u32 = r.gen();
+    TxSettings {
+        markers: r.gen_bool(0.7),
+        crc: r.gen_bool(0.8),
+        emss: r.gen_range(128..=9000),
+        seq,
+        origin: seq.wrapping_sub(r.gen_range(0..(1u32 << 20)) * 4),
+    }
+}
+
+/// ULPDU sizes: uniform to 4000, around the Marker spacing, around MULPDU, tiny ones.
+fn random_ulpdus(r: &mut ChaCha8Rng, s: &TxSettings, n: usize, max: usize) -> Vec<TxUlpdu> {
+    let m = mulpdu(s.emss, s.markers) as usize;
+    (0..n)
+        .map(|k| {
+            let len = match r.gen_range(0..5) {
+                0 => r.gen_range(0..=max),
+                1 => r.gen_range(500..=530),
+                2 => (m + r.gen_range(0..17)).saturating_sub(8).min(max),
+                3 => r.gen_range(0..=16),
+                _ => r.gen_range(0..=max / 4),
+            };
+            let data = (0..len).map(|i| (i as u8).wrapping_mul(17) ^ (k as u8)).collect();
+            TxUlpdu::new(data, r.gen_bool(0.1) || k + 1 == n)
+        })
+        .collect()
+}
+
+fn run_random(
+    engine: &str,
+    w: usize,
+    seed: u64,
+    runs: usize,
+    fpdus: usize,
+    max: usize,
+    opts: &PacketRun,
+) -> usize {
+    let mut r = rng(seed);
+    let mut sim = mpa_tx(engine, w, None).unwrap();
+    let mut total = 0;
+    for k in 0..runs {
+        let s = random_settings(&mut r);
+        let u = random_ulpdus(&mut r, &s, fpdus, max);
+        let got = run_tx(sim.as_mut(), &s, &u, opts).unwrap();
+        check(&format!("{engine} W={w} run {k}"), &s, &u, &got);
+        total += u.len();
+    }
+    total
+}
+
+fn idle_backpressure(seed: u64) -> PacketRun {
+    PacketRun {
+        idle: Pattern::Random { p: 0.75, seed },
+        backpressure: Pattern::Random { p: 0.65, seed: seed + 1 },
+        ..PacketRun::default()
+    }
+}
+
+/// The vectors: each figure's FPDU is a segment of its own (pushed), byte for byte.
+fn vectors(engine: &str, w: usize) {
+    let mut sim = mpa_tx(engine, w, None).unwrap();
+    for v in golden::vectors::all() {
+        let mut ulpdus = vec![];
+        if let Some(p) = v.preceding_ulpdu() {
+            ulpdus.push(TxUlpdu::new(p, true));
+        }
+        ulpdus.push(TxUlpdu::new(v.ulpdu.clone(), true));
+        let s = TxSettings { markers: v.markers, crc: v.crc, emss: 1460, seq: 7000, origin: 7000 };
+        let got = run_tx(sim.as_mut(), &s, &ulpdus, &PacketRun::default()).unwrap();
+        let (seq, last) = got.segments.last().unwrap();
+        assert_eq!(*last, v.wire, "{engine} W={w}: {} byte for byte", v.name);
+        assert_eq!(*seq, 7000 + v.position, "{engine} W={w}: {} sequence number", v.name);
+    }
+}
+
+macro_rules! mpa_tx_tests {
+    ($($name:ident: $engine:literal, $w:literal, $runs:literal;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn rfc5044_and_rdmac_vectors_byte_for_byte() {
+                vectors($engine, $w);
+            }
+
+            #[test]
+            fn random_traffic_matches_golden_at_full_rate() {
+                run_random($engine, $w, 1000 + $w, $runs, 30, 4000, &PacketRun::default());
+            }
+
+            #[test]
+            fn random_traffic_with_idle_and_backpressure_matches_golden() {
+                run_random($engine, $w, 2000 + $w, $runs, 30, 2500, &idle_backpressure($w as u64));
+            }
+        }
+    )*};
+}
+
+mpa_tx_tests! {
+    rusthdl_w4: "rusthdl", 4, 2;
+    rusthdl_w8: "rusthdl", 8, 3;
+    rusthdl_w16: "rusthdl", 16, 2;
+    rusthdl_w32: "rusthdl", 32, 2;
+    rusthdl_w64: "rusthdl", 64, 2;
+    verilator_w4: "verilator", 4, 3;
+    verilator_w8: "verilator", 8, 3;
+    verilator_w16: "verilator", 16, 3;
+    verilator_w32: "verilator", 32, 3;
+    verilator_w64: "verilator", 64, 3;
+}
+
+/// 10^4 FPDUs per width through the exported Verilog, with idle and backpressure on half of
+/// the runs.
+#[test]
+fn mpa_tx_verilator_1e4_fpdus_per_width_match_golden() {
+    for w in hdl::export::WIDTHS {
+        let mut n = 0;
+        let mut k = 0;
+        while n < 10_000 {
+            let opts = if k % 2 == 0 { PacketRun::default() } else { idle_backpressure(k) };
+            n += run_random("verilator", w, 30_000 + 100 * w as u64 + k, 1, 500, 3000, &opts);
+            k += 1;
+        }
+        eprintln!("W={w}: {n} FPDUs through mpa_tx_w{w} on Verilator");
+    }
+}
+
+/// The rust-hdl model and the exported Verilog, driven together, agree on every output every
+/// cycle (idle and backpressure included).
+#[test]
+fn mpa_tx_rusthdl_and_verilator_agree_cycle_by_cycle() {
+    for w in [4, 8, 64] {
+        let mut a = mpa_tx("rusthdl", w, None).unwrap();
+        let mut b = mpa_tx("verilator", w, None).unwrap();
+        let mut both = Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
+        let mut r = rng(77 + w as u64);
+        let s = random_settings(&mut r);
+        let u = random_ulpdus(&mut r, &s, 25, 1500);
+        let got = run_tx(&mut both, &s, &u, &idle_backpressure(9)).unwrap();
+        assert!(
+            both.mismatches.is_empty(),
+            "W={w}: {:?}",
+            &both.mismatches[..both.mismatches.len().min(5)]
+        );
+        assert!(both.compared > 1000);
+        check(&format!("lockstep W={w}"), &s, &u, &got);
+    }
+}
+
+/// Wrong ULPDU_Length values and oversize ULPDUs through the whole path: the golden outcome
+/// (exactly ULPDU_Length octets framed, oversize dropped) and the error pulses.
+#[test]
+fn mpa_tx_wrong_lengths_are_framed_as_declared_and_counted() {
+    for engine in ["rusthdl", "verilator"] {
+        let mut sim = mpa_tx(engine, 8, None).unwrap();
+        let d = |n: usize| (0..n).map(|i| i as u8).collect::<Vec<u8>>();
+        let u = vec![
+            TxUlpdu::new(d(30), false),
+            TxUlpdu { data: d(5), declared: 40, push: false },
+            TxUlpdu { data: d(100), declared: 12, push: true },
+            TxUlpdu { data: d(64), declared: 64769, push: false },
+            TxUlpdu { data: d(0), declared: 0xFFFF, push: true },
+            TxUlpdu::new(d(700), true),
+        ];
+        let s = TxSettings {
+            markers: true,
+            crc: true,
+            emss: 536,
+            seq: 1 << 31,
+            origin: (1 << 31) - 400,
+        };
+        let got = run_tx(sim.as_mut(), &s, &u, &PacketRun::default()).unwrap();
+        check(engine, &s, &u, &got);
+        assert_eq!((got.err_length, got.err_too_long), (2, 2), "{engine}");
+    }
+}
+
+/// Cycles the datapath needs for these FPDUs when nothing stalls it: one per beat of each FPDU
+/// inside the pipeline (every FPDU starts at lane 0 there, for the CRC engine).
+fn fpdu_beats(settings: &TxSettings, ulpdus: &[TxUlpdu], w: usize) -> u64 {
+    let offset = settings.seq.wrapping_sub(settings.origin);
+    let mut pos = offset;
+    let mut beats = 0u64;
+    for u in ulpdus {
+        let len = golden::fpdu::fpdu_wire_len(pos, u.declared, settings.markers);
+        beats += len.div_ceil(w) as u64;
+        pos = pos.wrapping_add(len as u32);
+    }
+    beats
+}
+
+struct Rate {
+    out_per_cycle: f64,
+    cycles: u64,
+    fpdu_beats: u64,
+}
+
+fn measure(w: usize, s: &TxSettings, u: &[TxUlpdu]) -> Rate {
+    let mut sim = mpa_tx("verilator", w, None).unwrap();
+    let got = run_tx(sim.as_mut(), s, u, &PacketRun::default()).unwrap();
+    check(&format!("rate W={w}"), s, u, &got);
+    let first = got.stats.packets[0].first_cycle;
+    let last = got.stats.packets.last().unwrap().last_cycle;
+    Rate {
+        out_per_cycle: got.stats.beats_out as f64 / (last - first + 1) as f64,
+        cycles: last - first + 1,
+        fpdu_beats: fpdu_beats(s, u, w),
+    }
+}
+
+/// Output rate with no idle and no backpressure. MULPDU-sized ULPDUs (one FPDU per segment, as
+/// DDP sizes them): one output beat per cycle. Several FPDUs per segment: the datapath still
+/// moves one FPDU beat per cycle, so the output, which packs them, has fewer beats than cycles.
+#[test]
+fn mpa_tx_output_rate_is_one_fpdu_beat_per_cycle() {
+    for w in [4usize, 8, 16, 32, 64] {
+        let s = TxSettings { markers: true, crc: true, emss: 1460, seq: 0, origin: 0 };
+        let m = mulpdu(s.emss, true) as usize;
+        let u: Vec<TxUlpdu> = (0..400).map(|k| TxUlpdu::new(vec![k as u8; m], true)).collect();
+        let r = measure(w, &s, &u);
+        eprintln!("W={w}: MULPDU-sized ULPDUs: {:.4} beats per cycle", r.out_per_cycle);
+        assert!(r.out_per_cycle > 0.998, "W={w}: {} beats per cycle", r.out_per_cycle);
+
+        let mut g = rng(5);
+        let s = TxSettings { emss: 9000, ..s };
+        let u: Vec<TxUlpdu> = (0..200)
+            .map(|k| TxUlpdu::new(vec![k as u8; g.gen_range(1000..=4000)], k == 199))
+            .collect();
+        let r = measure(w, &s, &u);
+        eprintln!(
+            "W={w}: 1000-4000-octet ULPDUs, EMSS 9000: {:.4} beats per cycle, {} cycles for {} FPDU beats",
+            r.out_per_cycle, r.cycles, r.fpdu_beats
+        );
+        assert!(
+            r.cycles <= r.fpdu_beats + 30,
+            "W={w}: {} cycles for {} FPDU beats",
+            r.cycles,
+            r.fpdu_beats
+        );
+
+        let s = TxSettings { emss: 1460, ..s };
+        let u: Vec<TxUlpdu> = (0..600).map(|k| TxUlpdu::new(vec![k as u8; 64], k == 599)).collect();
+        let r = measure(w, &s, &u);
+        eprintln!(
+            "W={w}: 64-octet ULPDUs, EMSS 1460: {:.4} beats per cycle, {} cycles for {} FPDU beats",
+            r.out_per_cycle, r.cycles, r.fpdu_beats
+        );
+        assert!(
+            r.cycles <= r.fpdu_beats + 30,
+            "W={w}: {} cycles for {} FPDU beats",
+            r.cycles,
+            r.fpdu_beats
+        );
+    }
+}
+
+/// Latency, first octet in to first octet out: a long ULPDU (its first beats stream ahead of the
+/// CRC), and one whose FPDU is one beat (it waits for its CRC).
+#[test]
+fn mpa_tx_latency_is_as_documented() {
+    for w in [4usize, 8, 16, 32, 64] {
+        let mut sim = mpa_tx("verilator", w, None).unwrap();
+        let s = TxSettings { markers: true, crc: true, emss: 9000, seq: 0, origin: 0 };
+        let long =
+            run_tx(sim.as_mut(), &s, &[TxUlpdu::new(vec![1; 300], true)], &PacketRun::default())
+                .unwrap();
+        let lat_long = long.stats.packets[0].first_cycle - long.stats.in_first_cycles[0];
+        let no_markers = TxSettings { markers: false, ..s };
+        let short = run_tx(
+            sim.as_mut(),
+            &no_markers,
+            &[TxUlpdu::new(vec![1; 2], true)],
+            &PacketRun::default(),
+        )
+        .unwrap();
+        let lat_short = short.stats.packets[0].first_cycle - short.stats.in_first_cycles[0];
+        eprintln!(
+            "W={w}: latency {lat_long} cycles (long ULPDU), {lat_short} cycles (one-beat FPDU)"
+        );
+        let (want_long, want_short) = hdl::with_width!(w, |W, B| (
+            hdl::tx::mpa_tx::MpaTx::<W, B>::latency(),
+            hdl::tx::mpa_tx::MpaTx::<W, B>::latency_crc_wait()
+        ));
+        assert_eq!(lat_long as usize, want_long, "W={w}: latency");
+        if w > 4 {
+            assert_eq!(lat_short as usize, want_short, "W={w}: latency of a one-beat FPDU");
+        }
+    }
+}
