@@ -14,7 +14,7 @@ BUILD := build
 VENV := .venv
 VENV_STAMP := $(VENV)/.installed
 WIDTHS := 4 8 16 32 64
-SYNTH_TOPS := mpa_crc32c
+SYNTH_TOPS := mpa_crc32c mpa_tx
 ICE40_WIDTHS := 4 8 16
 
 .PHONY: all build export report test timing deps apt-deps venv synth bench clean

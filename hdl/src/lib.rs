@@ -4,6 +4,7 @@
 //! - [`crc`]: the pipelined parallel CRC engine (RFC 5044 4.4) and the exported CRC top;
 //! - [`fifo`]: a small FIFO in distributed RAM ([`lutram`]); [`skid`]: a two-entry register slice;
 //! - [`stream_fifo`]: a 32-beat stream FIFO in distributed RAM;
+//! - [`stream_outq`]: a two-slot output queue for blocks whose emit decision comes late;
 //! - [`stream_skid`]: the register slice every streaming block's output goes through;
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
 //! - [`export`]: Verilog with plain module names and AXI4-Stream port names.
@@ -15,5 +16,6 @@ pub mod lutram;
 pub mod skid;
 pub mod stream;
 pub mod stream_fifo;
+pub mod stream_outq;
 pub mod stream_skid;
 pub mod tx;

@@ -33,7 +33,9 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W` (checked in `new`).
 //!
 //! ### Latency and throughput
-//! One cycle from an input beat to its output beat (the output register slice). One output beat
+//! Two cycles from an input beat to its output beat (an input register, where the arithmetic on
+//! ULPDU_Length is done ahead, and a two-slot output queue: `m_axis` is a 2:1 multiplexer of
+//! registers, see [`crate::stream_outq::StreamOutQ`]). One output beat
 //! per cycle; the input is stalled only for the beats the framing adds (an FPDU is `4P` octets
 //! for `ULPDU_Length` octets in: the extra beat, when there is one, costs an input cycle).
 //!
@@ -41,9 +43,16 @@
 //! `rst` returns to waiting for a ULPDU's first beat and empties the output slice.
 
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use crate::tx::{TX_FPDU_USER, TX_ULPDU_USER};
 use rust_hdl::prelude::*;
+
+/// Sideband of the registered input beat: `[16:0]` as on `s_axis`, `[17]` ULPDU_Length > 64768,
+/// `[24:18]` octets in the beat (kc), `[41:25]` 4P, `[42]` 4P <= W, `[43]` 4P <= 2W, `[44]` L >= W,
+/// `[51:45]` L when below W, `[52]` L > kc, `[53]` L < kc, `[70:54]` L - kc, `[71]` L - kc >= W,
+/// `[79:72]` kc + W.
+const PRE_USER: usize = 80;
 
 /// The framer; see the module documentation.
 #[derive(LogicBlock)]
@@ -64,20 +73,27 @@ pub struct TxFramer<const W: usize, const B: usize> {
     pub err_length: Signal<Out, Bit>,
     /// Pulse: a ULPDU longer than 64768 octets was dropped.
     pub err_oversize: Signal<Out, Bit>,
-    out: StreamSkid<W, B, TX_FPDU_USER>,
+    // The input beat with values worked out from it (PRE_USER), registered.
+    pre: StreamSkid<W, B, PRE_USER>,
+    out: StreamOutQ<W, B, TX_FPDU_USER>,
     // State: in an FPDU (output beats remain); discarding input up to `last`; the ULPDU's last
     // beat has been taken; the drain is of an oversize ULPDU.
     busy: DFF<Bit>,
     drain: DFF<Bit>,
+    // !busy & !drain and busy & in_done, as registers (they select the datapath's masks).
+    first_q: DFF<Bit>,
+    zero_q: DFF<Bit>,
     in_done: DFF<Bit>,
     drain_oversize: DFF<Bit>,
     // Octets 0 and 1 of the next output beat (lane 0 in bits 7:0).
     carry: DFF<Bits<16>>,
     // ULPDU octets not yet taken from the input (saturates at 0), and whether more came.
     ulen: DFF<Bits<17>>,
+    ulen_ge_w: DFF<Bit>,
     overrun: DFF<Bit>,
     // Output octets left in this FPDU.
     out_left: DFF<Bits<17>>,
+    ol_le_w: DFF<Bit>,
     user_q: DFF<Bits<TX_FPDU_USER>>,
     err_length_q: DFF<Bit>,
     err_oversize_q: DFF<Bit>,
@@ -97,7 +113,6 @@ pub struct TxFramer<const W: usize, const B: usize> {
     ol: Signal<Local, Bits<17>>,
     ol_last: Signal<Local, Bit>,
     kc: Signal<Local, Bits<8>>,
-    kedge: Signal<Local, Bits<W>>,
     vmask: Signal<Local, Bits<W>>,
     nclamp: Signal<Local, Bits<8>>,
     lane: Vec<Signal<Local, Bits<32>>>,
@@ -106,6 +121,22 @@ pub struct TxFramer<const W: usize, const B: usize> {
     last_in: Signal<Local, Bit>,
     ufirst: Signal<Local, Bits<TX_FPDU_USER>>,
     carry_src: Signal<Local, Bits<32>>,
+    // Input stage.
+    i_len: Signal<Local, Bits<17>>,
+    i_kedge: Signal<Local, Bits<W>>,
+    i_kc: Signal<Local, Bits<8>>,
+    i_fourp: Signal<Local, Bits<17>>,
+    i_lkc: Signal<Local, Bits<17>>,
+    i_user: Signal<Local, Bits<PRE_USER>>,
+    // The registered input beat's fields.
+    p_user: Signal<Local, Bits<PRE_USER>>,
+    kcw: Signal<Local, Bits<17>>,
+    ul_gt_kc: Signal<Local, Bit>,
+    ul_lt_kc: Signal<Local, Bit>,
+    ul_ne_kc: Signal<Local, Bit>,
+    ul_kc: Signal<Local, Bits<17>>,
+    ul_kc_ge_w: Signal<Local, Bit>,
+    ol_next_le_w: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const B: usize> TxFramer<W, B> {
@@ -123,15 +154,20 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             m_axis: StreamSource::new(),
             err_length: Default::default(),
             err_oversize: Default::default(),
-            out: StreamSkid::new(),
+            pre: StreamSkid::new(),
+            out: StreamOutQ::new(),
             busy: Default::default(),
             drain: Default::default(),
+            first_q: Default::default(),
+            zero_q: Default::default(),
             in_done: Default::default(),
             drain_oversize: Default::default(),
             carry: Default::default(),
             ulen: Default::default(),
+            ulen_ge_w: Default::default(),
             overrun: Default::default(),
             out_left: Default::default(),
+            ol_le_w: Default::default(),
             user_q: Default::default(),
             err_length_q: Default::default(),
             err_oversize_q: Default::default(),
@@ -151,7 +187,6 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             ol: Default::default(),
             ol_last: Default::default(),
             kc: Default::default(),
-            kedge: Default::default(),
             vmask: Default::default(),
             nclamp: Default::default(),
             lane: (0..words).map(|_| Default::default()).collect(),
@@ -160,6 +195,20 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             last_in: Default::default(),
             ufirst: Default::default(),
             carry_src: Default::default(),
+            i_len: Default::default(),
+            i_kedge: Default::default(),
+            i_kc: Default::default(),
+            i_fourp: Default::default(),
+            i_lkc: Default::default(),
+            i_user: Default::default(),
+            p_user: Default::default(),
+            kcw: Default::default(),
+            ul_gt_kc: Default::default(),
+            ul_lt_kc: Default::default(),
+            ul_ne_kc: Default::default(),
+            ul_kc: Default::default(),
+            ul_kc_ge_w: Default::default(),
+            ol_next_le_w: Default::default(),
         }
     }
 }
@@ -178,19 +227,25 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             clock,
             busy,
             drain,
+            first_q,
+            zero_q,
             in_done,
             drain_oversize,
             carry,
             ulen,
+            ulen_ge_w,
             overrun,
             out_left,
+            ol_le_w,
             user_q,
             err_length_q,
             err_oversize_q
         );
         self.out.clock.next = self.clock.val();
         self.out.rst.next = self.rst.val();
-        // The output slice drives m_axis.
+        self.pre.clock.next = self.clock.val();
+        self.pre.rst.next = self.rst.val();
+        // The output queue drives m_axis.
         self.m_axis.data.next = self.out.m_axis.data.val();
         self.m_axis.keep.next = self.out.m_axis.keep.val();
         self.m_axis.user.next = self.out.m_axis.user.val();
@@ -202,51 +257,101 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.err_length_q.d.next = false;
         self.err_oversize_q.d.next = false;
 
+        // ---- Input stage: what the core needs of a beat, worked out before it is registered. ----
+        self.i_len.next = bit_cast::<17, 16>(self.s_axis.user.val().get_bits::<16>(0));
+        // Octets of the beat: keep is contiguous; its length is the position of its edge.
+        self.i_kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);
+        self.i_kc.next = 0.into();
+        for k in 0..W {
+            if self.i_kedge.val().get_bit(k) {
+                self.i_kc.next = self.i_kc.val() | self.c_cnt[k].val();
+            }
+        }
+        // 4P = ((L + 5) & ~3) + 4; L - kc for a first beat.
+        self.i_fourp.next = ((self.i_len.val() + 5) & 0x1FFFC) + 4;
+        self.i_lkc.next = self.i_len.val() - bit_cast::<17, 8>(self.i_kc.val());
+        self.i_user.next = bit_cast::<PRE_USER, 17>(self.s_axis.user.val())
+            | (bit_cast::<PRE_USER, 8>(self.i_kc.val()) << 18)
+            | (bit_cast::<PRE_USER, 17>(self.i_fourp.val()) << 25)
+            | (bit_cast::<PRE_USER, 17>(self.i_len.val() & 0x7F) << 45)
+            | (bit_cast::<PRE_USER, 17>(self.i_lkc.val()) << 54)
+            | (bit_cast::<PRE_USER, 8>(self.i_kc.val() + bit_cast::<8, 17>(self.c_w.val())) << 72);
+        self.i_user.next = self
+            .i_user
+            .val()
+            .replace_bit(17, self.i_len.val() > 64768)
+            .replace_bit(42, self.i_fourp.val() <= self.c_w.val())
+            .replace_bit(43, self.i_fourp.val() <= (self.c_w.val() << 1))
+            .replace_bit(44, self.i_len.val() >= self.c_w.val())
+            .replace_bit(52, self.i_len.val() > bit_cast::<17, 8>(self.i_kc.val()))
+            .replace_bit(53, self.i_len.val() < bit_cast::<17, 8>(self.i_kc.val()))
+            .replace_bit(
+                71,
+                self.i_len.val() >= bit_cast::<17, 8>(self.i_kc.val()) + self.c_w.val(),
+            );
+        self.pre.s_axis.data.next = self.s_axis.data.val();
+        self.pre.s_axis.keep.next = self.s_axis.keep.val();
+        self.pre.s_axis.user.next = self.i_user.val();
+        self.pre.s_axis.last.next = self.s_axis.last.val();
+        self.pre.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.pre.s_axis.ready.val();
+
+        // ---- The core, on the registered beat. ----
+        self.p_user.next = self.pre.m_axis.user.val();
         // Where we are: a first beat is awaited when neither in an FPDU nor draining.
-        self.first.next = !self.busy.q.val() & !self.drain.q.val();
-        self.len.next = bit_cast::<17, 16>(self.s_axis.user.val().get_bits::<16>(0));
-        self.too_long.next = self.len.val() > 64768;
-        // Ready depends on registers only: while draining always, else whenever the output
-        // slice can take a beat and an input beat is wanted.
-        self.s_axis.ready.next = self.drain.q.val()
+        self.first.next = self.first_q.q.val();
+        self.len.next = bit_cast::<17, PRE_USER>(self.p_user.val() & 0xFFFF);
+        self.too_long.next = self.p_user.val().get_bit(17);
+        self.kc.next = bit_cast::<8, PRE_USER>((self.p_user.val() >> 18) & 0x7F);
+        // The core takes a beat while draining always, else whenever the output can take one and
+        // an input beat is wanted.
+        self.pre.m_axis.ready.next = self.drain.q.val()
             | (self.out.s_axis.ready.val() & !(self.busy.q.val() & self.in_done.q.val()));
-        self.take.next = self.s_axis.valid.val()
+        self.take.next = self.pre.m_axis.valid.val()
             & (self.drain.q.val()
                 | (self.out.s_axis.ready.val() & !(self.busy.q.val() & self.in_done.q.val())));
         self.produce.next = self.out.s_axis.ready.val()
-            & ((self.first.val() & self.s_axis.valid.val() & !self.too_long.val())
-                | (self.busy.q.val() & (self.in_done.q.val() | self.s_axis.valid.val())));
-
-        // Octets of the input beat: keep is contiguous; its length is the position of its kedge.
-        self.kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);
-        self.kc.next = 0.into();
-        for k in 0..W {
-            if self.kedge.val().get_bit(k) {
-                self.kc.next = self.kc.val() | self.c_cnt[k].val();
-            }
-        }
-        // ULPDU octets still expected (before this beat) and output octets left.
+            & ((self.first.val() & self.pre.m_axis.valid.val() & !self.too_long.val())
+                | (self.busy.q.val() & (self.in_done.q.val() | self.pre.m_axis.valid.val())));
+        // ULPDU octets still expected (before this beat) and output octets left, with their
+        // comparisons, from registers.
         self.ul.next = self.ulen.q.val();
         self.ol.next = self.out_left.q.val();
-        if self.first.val() {
-            self.ul.next = self.len.val();
-            // 4P = ((L + 5) & ~3) + 4.
-            self.ol.next = ((self.len.val() + 5) & 0x1FFFC) + 4;
-        }
-        self.ol_last.next = self.ol.val() <= self.c_w.val();
-        // Valid input octets: those keep enables, up to the ULPDU octets still expected; none
-        // once the ULPDU's last beat has been taken.
-        self.nclamp.next = bit_cast::<8, 17>(self.ul.val());
-        if self.ul.val() >= self.c_w.val() {
+        self.ol_last.next = self.ol_le_w.q.val();
+        self.nclamp.next = bit_cast::<8, 17>(self.ulen.q.val() & 0x7F);
+        if self.ulen_ge_w.q.val() {
             self.nclamp.next = bit_cast::<8, 17>(self.c_w.val());
         }
-        self.vmask.next = self.s_axis.keep.val() & !(self.c_ones.val() << self.nclamp.val());
-        if self.busy.q.val() & self.in_done.q.val() {
+        self.kcw.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 72) & 0xFF);
+        self.ul_gt_kc.next = self.ulen.q.val() > bit_cast::<17, 8>(self.kc.val());
+        self.ul_lt_kc.next = self.ulen.q.val() < bit_cast::<17, 8>(self.kc.val());
+        self.ul_kc.next = self.ulen.q.val() - bit_cast::<17, 8>(self.kc.val());
+        self.ul_kc_ge_w.next = self.ulen.q.val() >= self.kcw.val();
+        self.ol_next_le_w.next = self.out_left.q.val() <= (self.c_w.val() << 1);
+        if self.first.val() {
+            self.ul.next = self.len.val();
+            self.ol.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 25) & 0x1FFFF);
+            self.ol_last.next = self.p_user.val().get_bit(42);
+            self.nclamp.next = bit_cast::<8, PRE_USER>((self.p_user.val() >> 45) & 0x7F);
+            if self.p_user.val().get_bit(44) {
+                self.nclamp.next = bit_cast::<8, 17>(self.c_w.val());
+            }
+            self.ul_gt_kc.next = self.p_user.val().get_bit(52);
+            self.ul_lt_kc.next = self.p_user.val().get_bit(53);
+            self.ul_kc.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 54) & 0x1FFFF);
+            self.ul_kc_ge_w.next = self.p_user.val().get_bit(71);
+            self.ol_next_le_w.next = self.p_user.val().get_bit(43);
+        }
+        self.ul_ne_kc.next = self.ul_gt_kc.val() | self.ul_lt_kc.val();
+        // Valid input octets: those keep enables, up to the ULPDU octets still expected; none
+        // once the ULPDU's last beat has been taken.
+        self.vmask.next = self.pre.m_axis.keep.val() & !(self.c_ones.val() << self.nclamp.val());
+        if self.zero_q.q.val() {
             self.vmask.next = 0.into();
         }
         // The datapath: input lanes masked octet by octet, moved up by two octets.
         for j in 0..(W / 4) {
-            self.lane[j].next = self.s_axis.data.val().get_bits::<32>(j * 32);
+            self.lane[j].next = self.pre.m_axis.data.val().get_bits::<32>(j * 32);
             // The top lane's upper half is carried (the last iteration writes it).
             for b in 0..4 {
                 if !self.vmask.val().get_bit(j * 4 + b) {
@@ -276,14 +381,14 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             self.out.s_axis.keep.next = !(self.c_ones.val() << bit_cast::<8, 17>(self.ol.val()));
         }
         self.out.s_axis.last.next = self.ol_last.val();
-        // The FPDU's sideband: P = (L + 5) / 4 + 1 words, markers, CRC, push.
-        self.ufirst.next = bit_cast::<TX_FPDU_USER, 17>((self.len.val() + 5) >> 2) + 1;
+        // The FPDU's sideband: P = 4P / 4 words, markers, CRC, push.
+        self.ufirst.next = bit_cast::<TX_FPDU_USER, PRE_USER>((self.p_user.val() >> 27) & 0x3FFF);
         self.ufirst.next = self
             .ufirst
             .val()
             .replace_bit(14, self.cfg_markers.val())
             .replace_bit(15, self.cfg_crc.val())
-            .replace_bit(16, self.s_axis.user.val().get_bit(16));
+            .replace_bit(16, self.p_user.val().get_bit(16));
         self.out.s_axis.user.next = self.user_q.q.val();
         if self.first.val() {
             self.out.s_axis.user.next = self.ufirst.val();
@@ -291,27 +396,26 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.out.s_axis.valid.next = self.produce.val();
 
         // State.
-        self.last_in.next = self.take.val() & self.s_axis.last.val();
+        self.last_in.next = self.take.val() & self.pre.m_axis.last.val();
         if self.take.val() & !self.drain.q.val() {
             // An input beat of the ULPDU: account its octets.
             self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
-            if self.ul.val() > bit_cast::<17, 8>(self.kc.val()) {
-                self.ulen.d.next = self.ul.val() - bit_cast::<17, 8>(self.kc.val());
+            if self.ul_gt_kc.val() {
+                self.ulen.d.next = self.ul_kc.val();
+                self.ulen_ge_w.d.next = self.ul_kc_ge_w.val();
             } else {
                 self.ulen.d.next = 0.into();
+                self.ulen_ge_w.d.next = false;
             }
             if self.first.val() {
-                self.overrun.d.next = self.ul.val() < bit_cast::<17, 8>(self.kc.val());
-                self.in_done.d.next = self.s_axis.last.val();
+                self.overrun.d.next = self.ul_lt_kc.val();
             } else {
-                self.overrun.d.next =
-                    self.overrun.q.val() | (self.ul.val() < bit_cast::<17, 8>(self.kc.val()));
-                self.in_done.d.next = self.s_axis.last.val();
+                self.overrun.d.next = self.overrun.q.val() | self.ul_lt_kc.val();
             }
+            self.in_done.d.next = self.pre.m_axis.last.val();
             // The ULPDU's last beat: its octet count must be exactly ULPDU_Length.
-            if self.s_axis.last.val()
-                & (self.overrun.q.val() & !self.first.val()
-                    | (self.ul.val() != bit_cast::<17, 8>(self.kc.val())))
+            if self.pre.m_axis.last.val()
+                & ((self.overrun.q.val() & !self.first.val()) | self.ul_ne_kc.val())
                 & !(self.first.val() & self.too_long.val())
             {
                 self.err_length_q.d.next = true;
@@ -323,6 +427,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
                 self.user_q.d.next = self.ufirst.val();
             }
             self.out_left.d.next = self.ol.val() - self.c_w.val();
+            self.ol_le_w.d.next = self.ol_next_le_w.val();
             self.busy.d.next = !self.ol_last.val();
             if self.ol_last.val()
                 & !(self.in_done.q.val() & self.busy.q.val())
@@ -335,16 +440,20 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         }
         if self.first.val() & self.take.val() & self.too_long.val() {
             self.err_oversize_q.d.next = true;
-            self.drain.d.next = !self.s_axis.last.val();
+            self.drain.d.next = !self.pre.m_axis.last.val();
             self.drain_oversize.d.next = true;
         }
-        if self.drain.q.val() & self.take.val() & self.s_axis.last.val() {
+        if self.drain.q.val() & self.take.val() & self.pre.m_axis.last.val() {
             self.drain.d.next = false;
             if !self.drain_oversize.q.val() {
                 self.err_length_q.d.next = true;
             }
         }
+        self.first_q.d.next = !self.busy.d.val() & !self.drain.d.val();
+        self.zero_q.d.next = self.busy.d.val() & self.in_done.d.val();
         if self.rst.val() {
+            self.first_q.d.next = true;
+            self.zero_q.d.next = false;
             self.busy.d.next = false;
             self.drain.d.next = false;
             self.in_done.d.next = false;

@@ -2,22 +2,25 @@
 //!
 //! FPDUs without Markers in (from [`super::framer::TxFramer`]), FPDUs with Markers out. A Marker
 //! is 4 octets, RESERVED (0) then FPDUPTR (16 bits, big-endian): the number of octets from the
-//! FPDU's ULPDU_Length field to the Marker. A Marker that falls just before an
-//! FPDU's ULPDU_Length field carries FPDUPTR 0 and belongs to that FPDU (4.3, 4.4 rule 2); one
-//! that falls between the PAD and the CRC field belongs to the current FPDU (4.4 rule 1). So,
-//! per FPDU: a Marker goes in front of every word of the FPDU that would otherwise start at a
-//! Marker position, and none after its last word (the CRC field).
+//! FPDU's ULPDU_Length field to the Marker. A Marker that falls just before an FPDU's
+//! ULPDU_Length field carries FPDUPTR 0 and belongs to that FPDU (4.3, 4.4 rule 2); one that falls
+//! between the PAD and the CRC field belongs to the current FPDU (4.4 rule 1). So, per FPDU: a
+//! Marker goes in front of every word of the FPDU that would otherwise start at a Marker
+//! position, and none after its last word (the CRC field).
 //!
 //! Every FPDU and every Marker is a whole number of 4-octet words at 4-octet aligned stream
-//! positions, so the block works on 32-bit word lanes: W/4 lanes per beat, at most one Marker
-//! per beat (W/4 <= 16 < 128 words between Markers).
+//! positions, so the block works on 32-bit word lanes, W/4 per beat, with at most one Marker per
+//! beat (W/4 <= 16 < 127 words between Markers). Two stages:
 //!
 //! ```text
-//!  to_marker = words to the next Marker position; a Marker at lane to_marker when < W/4
-//!  body = acc[0..c) ++ input beat            (acc: words pushed out of earlier beats)
-//!  out  = body[0..to_marker), Marker, body[to_marker..W/4-1)       (without a Marker: body[0..W/4))
-//!  acc' = what is left of body               (one more word per Marker; an extra beat when full)
+//!  s_axis ─► in (register slice) ─► expand ─► head (register slice) ─► gearbox ─► out (2-slot queue) ─► m_axis
+//!   tb = FPDU words before the next Marker position, counted from this beat's lane 0:
+//!   tb < n  ->  a Marker before word tb: n + 1 words (lanes 0..W/4-1, and one more word)
+//!   tb' = tb < n ? tb + 127 - n : tb - n   (mod 128; tb < n is the borrow of tb - n)
+//!  gearbox: acc[0..c) ++ expanded beat; full beats out, the rest kept (an extra beat when full)
 //! ```
+//! The expand stage's loop is one 7-bit compare and subtract per beat; the gearbox never looks
+//! at Markers.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -35,17 +38,26 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! One cycle (the output register slice). One output beat per cycle; the input is stalled one
-//! cycle whenever Markers have pushed a whole beat's worth of words into `acc` (one cycle per
-//! W/4 Markers) and for the last beat of an FPDU whose words no longer fit the beat.
+//! Three cycles (an input register, the head slice, the output queue; `m_axis` is a 2:1
+//! multiplexer of registers, see [`crate::stream_outq::StreamOutQ`]). One output beat per cycle; the input is held one cycle
+//! whenever Markers have pushed a whole beat's worth of words into `acc` (once per W/4 Markers)
+//! and for the last beat of an FPDU whose words no longer fit the beat.
 //!
 //! ### Reset
-//! `rst` loads the stream position, empties `acc` and the output slice.
+//! `rst` loads the stream position, empties `acc` and the register slices.
 
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use crate::tx::TX_FPDU_USER;
 use rust_hdl::prelude::*;
+
+/// Registered input sideband: `[16:0]` as on `s_axis`, `[22:17]` words in the beat.
+const PRE_USER: usize = 23;
+
+/// Expanded-beat sideband: `[16:0]` the FPDU sideband, `[22:17]` words in the expanded beat
+/// (n or n + 1), `[54:23]` the word after lane W/4 - 1 when there are W/4 + 1.
+const EXP_USER: usize = 55;
 
 /// The Marker inserter; see the module documentation.
 #[derive(LogicBlock)]
@@ -64,53 +76,69 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, TX_FPDU_USER>,
     /// The configured stream position was not a multiple of 4.
     pub cfg_misaligned: Signal<Out, Bit>,
-    out: StreamSkid<W, B, TX_FPDU_USER>,
-    // Words to the next Marker position (mod 128).
-    to_marker: DFF<Bits<7>>,
+    pre: StreamSkid<W, B, PRE_USER>,
+    head: StreamSkid<W, B, EXP_USER>,
+    out: StreamOutQ<W, B, TX_FPDU_USER>,
+    // Expand stage: FPDU words before the next Marker position (from the next beat's lane 0),
+    // whether that is inside a beat, FPDUPTR of lane 0 in words, inside an FPDU.
+    tb: DFF<Bits<7>>,
+    tb_in: DFF<Bit>,
+    qw: DFF<Bits<16>>,
+    in_mid: DFF<Bit>,
     misaligned: DFF<Bit>,
-    // Words pushed out of earlier beats (lanes 0..c) and how many.
-    acc: DFF<Bits<B>>,
+    // Gearbox: words waiting (lanes 0..c, acc is acc_h or acc_n as acc_use_n says), full, an
+    // FPDU's last words waiting, the FPDU's sideband.
+    acc_h: DFF<Bits<B>>,
+    acc_n: DFF<Bits<B>>,
+    acc_use_n: DFF<Bit>,
     c: DFF<Bits<6>>,
-    // The FPDU's input has ended; `acc` holds its last words.
+    c_full: DFF<Bit>,
     tail: DFF<Bit>,
-    // Inside an FPDU (its first output beat has gone), words output so far, it began with a
-    // Marker, its sideband.
-    in_fpdu: DFF<Bit>,
-    owords: DFF<Bits<16>>,
-    lead: DFF<Bit>,
     user_q: DFF<Bits<TX_FPDU_USER>>,
     // Constants.
     c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
     c_words: Constant<Bits<6>>,
+    c_words2: Constant<Bits<7>>,
     c_top: Constant<Bits<16>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<6>>>,
-    // Combinational.
-    markers: Signal<Local, Bit>,
-    take: Signal<Local, Bit>,
-    emit: Signal<Local, Bit>,
-    fin: Signal<Local, Bit>,
-    n: Signal<Local, Bits<6>>,
+    // Expand stage, combinational.
+    e_take: Signal<Local, Bit>,
+    p_user: Signal<Local, Bits<PRE_USER>>,
+    p_data: Signal<Local, Bits<B>>,
     wedge: Signal<Local, Bits<W>>,
-    avail: Signal<Local, Bits<6>>,
-    mp: Signal<Local, Bit>,
-    mk: Signal<Local, Bits<6>>,
-    in_b: Signal<Local, Bits<B>>,
-    rot: Signal<Local, Bits<B>>,
-    mask_c: Signal<Local, Bits<B>>,
-    base: Signal<Local, Bits<B>>,
+    n: Signal<Local, Bits<6>>,
+    markers: Signal<Local, Bit>,
+    ins: Signal<Local, Bit>,
+    lead: Signal<Local, Bit>,
+    ptr: Signal<Local, Bits<16>>,
+    marker: Signal<Local, Bits<32>>,
+    sh: Signal<Local, Bits<16>>,
     mask_lo: Signal<Local, Bits<B>>,
     mask_at: Signal<Local, Bits<B>>,
-    marker: Signal<Local, Bits<32>>,
-    ptr: Signal<Local, Bits<16>>,
-    out_b: Signal<Local, Bits<B>>,
-    words_out: Signal<Local, Bits<6>>,
-    left: Signal<Local, Bits<6>>,
-    user: Signal<Local, Bits<TX_FPDU_USER>>,
-    start: Signal<Local, Bit>,
+    exp_b: Signal<Local, Bits<B>>,
+    exp_user: Signal<Local, Bits<EXP_USER>>,
+    n_exp: Signal<Local, Bits<6>>,
+    tb_next: Signal<Local, Bits<7>>,
+    d0: Signal<Local, Bits<8>>,
+    d1: Signal<Local, Bits<7>>,
     pos: Signal<Local, Bits<32>>,
+    // Gearbox, combinational.
+    h_n: Signal<Local, Bits<6>>,
+    h_hi: Signal<Local, Bits<32>>,
+    h_last: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    emit: Signal<Local, Bit>,
+    total: Signal<Local, Bits<7>>,
+    gt: Signal<Local, Bit>,
+    acc: Signal<Local, Bits<B>>,
+    rot: Signal<Local, Bits<B>>,
+    mask_c: Signal<Local, Bits<B>>,
+    merged: Signal<Local, Bits<B>>,
+    words_out: Signal<Local, Bits<7>>,
+    olast: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
@@ -129,46 +157,62 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             cfg_misaligned: Default::default(),
-            out: StreamSkid::new(),
-            to_marker: Default::default(),
+            pre: StreamSkid::new(),
+            head: StreamSkid::new(),
+            out: StreamOutQ::new(),
+            tb: Default::default(),
+            tb_in: Default::default(),
+            qw: Default::default(),
+            in_mid: Default::default(),
             misaligned: Default::default(),
-            acc: Default::default(),
+            acc_h: Default::default(),
+            acc_n: Default::default(),
+            acc_use_n: Default::default(),
             c: Default::default(),
+            c_full: Default::default(),
             tail: Default::default(),
-            in_fpdu: Default::default(),
-            owords: Default::default(),
-            lead: Default::default(),
             user_q: Default::default(),
             c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
+            c_words2: Constant::new(((2 * words) as u64).into()),
             c_top: c16(B - 32),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
             c_cnt: (0..words).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
-            markers: Default::default(),
-            take: Default::default(),
-            emit: Default::default(),
-            fin: Default::default(),
-            n: Default::default(),
+            e_take: Default::default(),
+            p_user: Default::default(),
+            p_data: Default::default(),
             wedge: Default::default(),
-            avail: Default::default(),
-            mp: Default::default(),
-            mk: Default::default(),
-            in_b: Default::default(),
-            rot: Default::default(),
-            mask_c: Default::default(),
-            base: Default::default(),
+            n: Default::default(),
+            markers: Default::default(),
+            ins: Default::default(),
+            lead: Default::default(),
+            ptr: Default::default(),
+            marker: Default::default(),
+            sh: Default::default(),
             mask_lo: Default::default(),
             mask_at: Default::default(),
-            marker: Default::default(),
-            ptr: Default::default(),
-            out_b: Default::default(),
-            words_out: Default::default(),
-            left: Default::default(),
-            user: Default::default(),
-            start: Default::default(),
+            exp_b: Default::default(),
+            exp_user: Default::default(),
+            n_exp: Default::default(),
+            tb_next: Default::default(),
+            d0: Default::default(),
+            d1: Default::default(),
             pos: Default::default(),
+            h_n: Default::default(),
+            h_hi: Default::default(),
+            h_last: Default::default(),
+            take: Default::default(),
+            emit: Default::default(),
+            total: Default::default(),
+            gt: Default::default(),
+            acc: Default::default(),
+            rot: Default::default(),
+            mask_c: Default::default(),
+            merged: Default::default(),
+            words_out: Default::default(),
+            olast: Default::default(),
         }
     }
 }
@@ -182,7 +226,12 @@ impl<const W: usize, const B: usize> Default for TxMarkerInserter<W, B> {
 impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, to_marker, misaligned, acc, c, tail, in_fpdu, owords, lead, user_q);
+        dff_setup!(
+            self, clock, tb, tb_in, qw, in_mid, misaligned, acc_h, acc_n, acc_use_n, c, c_full,
+            tail, user_q
+        );
+        self.head.clock.next = self.clock.val();
+        self.head.rst.next = self.rst.val();
         self.out.clock.next = self.clock.val();
         self.out.rst.next = self.rst.val();
         self.m_axis.data.next = self.out.m_axis.data.val();
@@ -193,27 +242,10 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         self.out.m_axis.ready.next = self.m_axis.ready.val();
         self.cfg_misaligned.next = self.misaligned.q.val();
 
-        // Take an input beat when the output can take a beat, the FPDU's input has not ended
-        // and acc is not full; emit a beat when taking one, or from acc alone (full, or the tail).
-        self.s_axis.ready.next = self.out.s_axis.ready.val()
-            & !self.tail.q.val()
-            & (self.c.q.val() != self.c_words.val());
-        self.take.next = self.s_axis.valid.val()
-            & self.out.s_axis.ready.val()
-            & !self.tail.q.val()
-            & (self.c.q.val() != self.c_words.val());
-        self.emit.next = self.take.val()
-            | (self.out.s_axis.ready.val()
-                & (self.tail.q.val() | (self.c.q.val() == self.c_words.val())));
-        self.fin.next = self.tail.q.val() | (self.take.val() & self.s_axis.last.val());
-        self.start.next = !self.in_fpdu.q.val();
-        self.user.next = self.user_q.q.val();
-        if self.take.val() & self.start.val() {
-            self.user.next = self.s_axis.user.val();
-        }
-        self.markers.next = self.user.val().get_bit(14);
-
-        // Words in the input beat (keep is contiguous, whole words): the position of its edge.
+        // ---- Input register: the beat and its word count. ----
+        self.pre.clock.next = self.clock.val();
+        self.pre.rst.next = self.rst.val();
+        // Words in the beat (keep is contiguous, whole words): the position of its edge.
         self.wedge.next = 0.into();
         for j in 0..(W / 4 - 1) {
             self.wedge.next = self.wedge.val().replace_bit(
@@ -231,31 +263,104 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
                 self.n.next = self.n.val() | self.c_cnt[j].val();
             }
         }
-        self.in_b.next = self.s_axis.data.val();
-        if !self.take.val() {
-            self.n.next = 0.into();
-        }
-        self.avail.next = self.c.q.val() + self.n.val();
+        self.pre.s_axis.data.next = self.s_axis.data.val();
+        self.pre.s_axis.keep.next = self.s_axis.keep.val();
+        self.pre.s_axis.user.next = bit_cast::<PRE_USER, TX_FPDU_USER>(self.s_axis.user.val())
+            | (bit_cast::<PRE_USER, 6>(self.n.val()) << 17);
+        self.pre.s_axis.last.next = self.s_axis.last.val();
+        self.pre.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.pre.s_axis.ready.val();
 
-        // A Marker in this beat: at lane to_marker, if Markers are on and a word of the FPDU follows it.
-        self.mk.next = bit_cast::<6, 7>(self.to_marker.q.val());
-        self.mp.next = self.markers.val()
-            & (self.to_marker.q.val() < bit_cast::<7, 6>(self.c_words.val()))
-            & (!self.fin.val() | (self.avail.val() > self.mk.val()));
-        // FPDUPTR: octets from the ULPDU_Length field to the Marker (0 for a leading Marker).
-        self.ptr.next = (self.owords.q.val() + bit_cast::<16, 6>(self.mk.val())) << 2;
-        if self.lead.q.val() & !self.start.val() {
-            self.ptr.next = self.ptr.val() - 4;
+        // ---- Expand: one input beat -> n or n + 1 words, the Marker in place. ----
+        self.p_user.next = self.pre.m_axis.user.val();
+        self.p_data.next = self.pre.m_axis.data.val();
+        self.pre.m_axis.ready.next = self.head.s_axis.ready.val();
+        self.e_take.next = self.pre.m_axis.valid.val() & self.head.s_axis.ready.val();
+        self.n.next = bit_cast::<6, PRE_USER>((self.p_user.val() >> 17) & 0x3F);
+        self.markers.next = self.p_user.val().get_bit(14);
+        // A Marker before word tb of this beat, if it is one of the beat's words: tb < n is the
+        // borrow of d0 = tb - n.
+        self.d0.next = bit_cast::<8, 7>(self.tb.q.val()) - bit_cast::<8, 6>(self.n.val());
+        self.ins.next = self.markers.val() & self.d0.val().get_bit(7);
+        // FPDUPTR: octets from the ULPDU_Length field (word 0 of the FPDU) to the Marker; 0 for
+        // the Marker in front of the FPDU.
+        self.lead.next = !self.in_mid.q.val() & (self.tb.q.val() == 0);
+        self.ptr.next = (self.qw.q.val() + bit_cast::<16, 7>(self.tb.q.val())) << 2;
+        if self.lead.val() {
+            self.ptr.next = 0.into();
         }
-        if self.start.val() {
-            self.ptr.next = bit_cast::<16, 6>(self.mk.val()) << 2;
+        if !self.in_mid.q.val() {
+            self.ptr.next = bit_cast::<16, 7>(self.tb.q.val()) << 2;
         }
         // The Marker word: octets 0, 0, FPDUPTR high, FPDUPTR low (lane 0 in bits 7:0).
         self.marker.next = (bit_cast::<32, 16>(self.ptr.val() >> 8) << 16)
             | (bit_cast::<32, 16>(self.ptr.val() & 0xFF) << 24);
+        // Words before lane tb stay, the Marker goes to lane tb, the words after move up one
+        // lane (the last one into the sideband). With tb outside the beat nothing is inserted.
+        self.sh.next = bit_cast::<16, 7>(self.tb.q.val()) << 5;
+        self.mask_lo.next = !(self.c_ones.val() << self.sh.val());
+        self.mask_at.next = !(self.c_ones.val() << (self.sh.val() + 32)) & !self.mask_lo.val();
+        self.exp_b.next = self.p_data.val();
+        if self.markers.val() & self.tb_in.q.val() {
+            self.exp_b.next = (self.p_data.val() & self.mask_lo.val())
+                | ((bit_cast::<B, 32>(self.marker.val()) << self.sh.val()) & self.mask_at.val())
+                | ((self.p_data.val() << 32) & !self.mask_lo.val() & !self.mask_at.val());
+        }
+        self.n_exp.next = self.n.val() + bit_cast::<6, 1>(self.ins.val().into());
+        self.exp_user.next = bit_cast::<EXP_USER, PRE_USER>(self.p_user.val() & 0x1FFFF)
+            | (bit_cast::<EXP_USER, 6>(self.n_exp.val()) << 17)
+            | (bit_cast::<EXP_USER, B>(self.p_data.val() >> self.c_top.val()) << 23);
+        self.head.s_axis.valid.next = self.pre.m_axis.valid.val();
+        self.head.s_axis.data.next = self.exp_b.val();
+        self.head.s_axis.keep.next = self.c_ones_w.val();
+        self.head.s_axis.user.next = self.exp_user.val();
+        self.head.s_axis.last.next = self.pre.m_axis.last.val();
+        // tb' = tb - n, or tb + 127 - n = tb - n - 1 after a Marker (mod 128); both candidates,
+        // and whether each is inside a beat, from d0 alone.
+        self.d1.next = bit_cast::<7, 8>(self.d0.val()) - 1;
+        self.tb_next.next = bit_cast::<7, 8>(self.d0.val());
+        if self.ins.val() {
+            self.tb_next.next = self.d1.val();
+        }
+        if self.e_take.val() {
+            self.tb.d.next = self.tb_next.val();
+            self.tb_in.d.next =
+                bit_cast::<7, 8>(self.d0.val()) < bit_cast::<7, 6>(self.c_words.val());
+            if self.ins.val() {
+                self.tb_in.d.next = (bit_cast::<7, 8>(self.d0.val()) != 0)
+                    & (bit_cast::<7, 8>(self.d0.val()) <= bit_cast::<7, 6>(self.c_words.val()));
+            }
+            self.in_mid.d.next = !self.pre.m_axis.last.val();
+            // FPDUPTR of the next beat's lane 0: this beat's words and inner Marker counted
+            // (the leading Marker is not: FPDUPTR counts from the ULPDU_Length field).
+            self.qw.d.next = self.qw.q.val()
+                + bit_cast::<16, 6>(self.n.val())
+                + bit_cast::<16, 1>((self.ins.val() & !self.lead.val()).into());
+            if !self.in_mid.q.val() {
+                self.qw.d.next = bit_cast::<16, 6>(self.n.val())
+                    + bit_cast::<16, 1>((self.ins.val() & !self.lead.val()).into());
+            }
+        }
 
-        // body = acc[0..c) ++ input: the input rotated up by c lanes (log2(W/4) fixed stages).
-        self.rot.next = self.in_b.val();
+        // ---- Gearbox: acc[0..c) ++ the expanded beat; full beats out. ----
+        self.h_n.next = bit_cast::<6, EXP_USER>((self.head.m_axis.user.val() >> 17) & 0x3F);
+        self.h_hi.next = bit_cast::<32, EXP_USER>(self.head.m_axis.user.val() >> 23);
+        self.h_last.next = self.head.m_axis.last.val();
+        self.take.next = self.head.m_axis.valid.val()
+            & self.out.s_axis.ready.val()
+            & !self.tail.q.val()
+            & !self.c_full.q.val();
+        self.emit.next = self.take.val()
+            | (self.out.s_axis.ready.val() & (self.tail.q.val() | self.c_full.q.val()));
+        self.head.m_axis.ready.next = self.take.val();
+        self.total.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.h_n.val());
+        self.gt.next = self.total.val() > bit_cast::<7, 6>(self.c_words.val());
+        // Data: the expanded beat rotated up by c lanes after acc's c words.
+        self.acc.next = self.acc_h.q.val();
+        if self.acc_use_n.q.val() {
+            self.acc.next = self.acc_n.q.val();
+        }
+        self.rot.next = self.head.m_axis.data.val();
         for s in 0..self.c_rot_l.len() {
             if self.c.q.val().get_bit(s) {
                 self.rot.next = (self.rot.val() << self.c_rot_l[s].val())
@@ -263,76 +368,61 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             }
         }
         self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 5));
-        self.base.next =
-            (self.acc.q.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
-        // The output beat: the Marker at lane mk, the words after it moved up one lane.
-        self.mask_lo.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.mk.val()) << 5));
-        self.mask_at.next = !(self.c_ones.val() << ((bit_cast::<16, 6>(self.mk.val()) + 1) << 5))
-            & !self.mask_lo.val();
-        self.out_b.next = self.base.val();
-        if self.mp.val() {
-            self.out_b.next = (self.base.val() & self.mask_lo.val())
-                | ((bit_cast::<B, 32>(self.marker.val())
-                    << (bit_cast::<16, 6>(self.mk.val()) << 5))
-                    & self.mask_at.val())
-                | ((self.base.val() << 32) & !self.mask_lo.val() & !self.mask_at.val());
-        }
-        // Words out this beat and words left over for acc.
-        self.words_out.next = self.c_words.val();
-        self.left.next = 0.into();
-        if self.mp.val() {
-            if self.avail.val() + 1 > self.c_words.val() {
-                self.left.next = self.avail.val() + 1 - self.c_words.val();
-            } else {
-                self.words_out.next = self.avail.val() + 1;
-            }
-        } else if self.avail.val() > self.c_words.val() {
-            self.left.next = self.avail.val() - self.c_words.val();
-        } else {
-            self.words_out.next = self.avail.val();
-        }
-
+        self.merged.next =
+            (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+        // The output beat: from acc alone (the tail of an FPDU, or acc full), else merged.
         self.out.s_axis.valid.next = self.emit.val();
-        self.out.s_axis.data.next = self.out_b.val();
-        self.out.s_axis.user.next = self.user.val();
-        self.out.s_axis.last.next = self.fin.val() & (self.left.val() == 0);
-        self.out.s_axis.keep.next = self.c_ones_w.val();
-        if self.fin.val() & (self.left.val() == 0) {
-            self.out.s_axis.keep.next =
-                !(self.c_ones_w.val() << (bit_cast::<8, 6>(self.words_out.val()) << 2));
+        self.out.s_axis.data.next = self.merged.val();
+        self.out.s_axis.user.next = bit_cast::<TX_FPDU_USER, EXP_USER>(self.head.m_axis.user.val());
+        self.words_out.next = self.c_words2.val() >> 1;
+        self.olast.next = self.h_last.val() & !self.gt.val();
+        if !self.gt.val() {
+            self.words_out.next = self.total.val();
+        }
+        if self.tail.q.val() | self.c_full.q.val() {
+            self.out.s_axis.data.next = self.acc.val();
+            self.out.s_axis.user.next = self.user_q.q.val();
+            self.words_out.next = bit_cast::<7, 6>(self.c.q.val());
+            self.olast.next = self.tail.q.val();
+        }
+        self.out.s_axis.last.next = self.olast.val();
+        self.out.s_axis.keep.next =
+            !(self.c_ones_w.val() << (bit_cast::<8, 7>(self.words_out.val()) << 2));
+        // acc: what is left of the expanded beat after a full beat went out (its first c words
+        // rotated into lanes 0..c, the extra word in lane c), else unchanged.
+        self.acc_h.d.next = self.acc.val();
+        self.acc_n.d.next = (self.rot.val() & self.mask_c.val())
+            | (bit_cast::<B, 32>(self.h_hi.val()) << (bit_cast::<16, 6>(self.c.q.val()) << 5));
+        self.acc_use_n.d.next = self.take.val();
+        if self.take.val() {
+            self.user_q.d.next = bit_cast::<TX_FPDU_USER, EXP_USER>(self.head.m_axis.user.val());
+            if self.gt.val() {
+                self.c.d.next = bit_cast::<6, 7>(self.total.val()) - self.c_words.val();
+                self.c_full.d.next = self.total.val() == self.c_words2.val();
+                self.tail.d.next = self.h_last.val();
+            } else {
+                self.c.d.next = 0.into();
+                self.c_full.d.next = false;
+                self.tail.d.next = false;
+            }
+        } else if self.emit.val() {
+            self.c.d.next = 0.into();
+            self.c_full.d.next = false;
+            self.tail.d.next = false;
         }
 
-        if self.emit.val() {
-            self.c.d.next = self.left.val();
-            if self.mp.val() {
-                self.acc.d.next = (self.rot.val() << 32) | (self.base.val() >> self.c_top.val());
-            } else {
-                self.acc.d.next = self.rot.val();
-            }
-            self.to_marker.d.next = self.to_marker.q.val() - bit_cast::<7, 6>(self.words_out.val());
-            if self.fin.val() & (self.left.val() == 0) {
-                // The FPDU is complete.
-                self.in_fpdu.d.next = false;
-                self.tail.d.next = false;
-            } else {
-                self.in_fpdu.d.next = true;
-                self.tail.d.next = self.fin.val();
-                self.owords.d.next = self.owords.q.val() + bit_cast::<16, 6>(self.words_out.val());
-                if self.start.val() {
-                    self.owords.d.next = bit_cast::<16, 6>(self.words_out.val());
-                    self.lead.d.next = self.mp.val() & (self.mk.val() == 0);
-                    self.user_q.d.next = self.user.val();
-                }
-            }
-        }
         // Reset: the stream position from the settings.
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
         if self.rst.val() {
-            self.to_marker.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
+            self.tb.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
+            self.tb_in.d.next =
+                bit_cast::<7, 32>((0 - self.pos.val()) >> 2) < bit_cast::<7, 6>(self.c_words.val());
             self.misaligned.d.next = (self.pos.val() & 3) != 0;
+            self.in_mid.d.next = false;
             self.c.d.next = 0.into();
+            self.c_full.d.next = false;
             self.tail.d.next = false;
-            self.in_fpdu.d.next = false;
+            self.acc_use_n.d.next = false;
         }
     }
 }

@@ -14,20 +14,23 @@
 //! FPDU arrives and shows whether it fits (or pushes). Push the last FPDU of a burst.
 //!
 //! ```text
-//!  s_axis ─► F1 ─► F2 ─► F3 ─► gearbox (acc + input rotated by c - s lanes) ─► m_axis
-//!            y     wire  fit?    segments
+//!  s_axis ─► F1 ─► F2 ─► F2b ─► F3 ─► head (register slice) ─► gearbox ─► out (2-slot queue) ─► m_axis
+//!            y     wire  fit?, cut       fragments        acc + fragment rotated by c lanes
 //! ```
-//! F1..F3 compute, for each FPDU, its length on the wire from P (its length without Markers) and
-//! the stream position `a` of its first word (mod 128 words): a leading Marker when `a = 0`, then
-//! `m = ceil((P - room) / 127)` Markers inside, `room = 128 - a'` words before the first one
+//! F1..F3 work out, for each FPDU, its length on the wire from P (its length without Markers)
+//! and the stream position `a` of its first word (mod 128 words): a leading Marker when `a = 0`,
+//! then `m = ceil((P - room) / 127)` Markers inside, `room = 128 - a'` words before the first one
 //! (`ceil(x/127)` exactly, from `y = x + 126`: `floor(y/127) = q + floor((q + r)/127)` with
-//! `y = 128q + r`). F3 decides whether the FPDU fits the open segment.
+//! `y = 128q + r`). F3 decides whether the FPDU fits the open segment, and cuts an oversize FPDU's
+//! beats at its piece boundaries into fragments, so the gearbox only ever appends a fragment's
+//! `k` words (starting at lane `s`, 0 except after a cut) to the `c` words it holds and emits
+//! full beats, or a segment's last beat.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
-//! | `cfg_emss` | in | 16 | EMSS in octets, sampled per FPDU; below 128 it counts as 128 |
+//! | `cfg_emss` | in | 16 | EMSS in octets; below 128 it counts as 128. A segment is filled up to the EMSS in force when it was opened; an FPDU is oversize against the EMSS when it arrives |
 //! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet and of the marker origin, loaded while `rst` is high |
 //! | `s_axis` | in | 8W | FPDUs (with Markers and CRC), one per packet, lane 0 first; `user` as [`super::TX_FPDU_USER`] |
 //! | `m_axis` | out | 8W | TCP segment payloads, one per packet, lane 0 first |
@@ -38,22 +41,32 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Four cycles from an input beat to its output beat when the segment goes on (F1-F3, the
-//! output slice). One output beat per cycle: the gearbox fills every beat of a segment but its
-//! last; the input is held one cycle where an oversize FPDU is cut inside a beat, and where a
-//! segment's last words and the next segment's first words would need two beats at once.
+//! Six cycles from an input beat to its output beat when the segment goes on (F1, F2, F2b, F3,
+//! the head slice, the output queue). `m_axis` comes from a two-slot queue: a 2:1 multiplexer of
+//! registers ([`crate::stream_outq::StreamOutQ`]). The datapath moves one fragment per cycle: the output has one beat
+//! per cycle while a segment holds one FPDU; FPDUs packed into one segment share beats, so the
+//! output then has fewer beats than the cycles the FPDUs took (each FPDU is whole beats inside
+//! the transmit path). One more cycle is spent where a segment is closed because the next FPDU
+//! does not fit and the closed segment's last beat is partial, and two per cut of an oversize
+//! FPDU inside a beat.
 //!
 //! ### Reset
 //! `rst` loads the sequence number and stream position, empties the pipeline, the gearbox and the
-//! output slice.
+//! register slices.
 
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use crate::tx::TX_FPDU_USER;
 use rust_hdl::prelude::*;
 
 /// Width of the segment sideband: the TCP sequence number of the segment's first octet.
 pub const TX_SEGMENT_USER: usize = 32;
+
+/// Fragment sideband between F3 and the gearbox: `[4:0]` s, `[10:5]` k, `[11]` first fragment of
+/// an FPDU, `[12]` the FPDU does not fit the open segment (cb), `[13]` the fragment ends a segment,
+/// `[14]` s is not 0.
+const FRAG_USER: usize = 15;
 
 /// The segmenter; see the module documentation.
 #[derive(LogicBlock)]
@@ -74,10 +87,13 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, TX_SEGMENT_USER>,
     /// Pulse: an FPDU longer than EMSS.
     pub oversize: Signal<Out, Bit>,
-    out: StreamSkid<W, B, TX_SEGMENT_USER>,
+    head: StreamSkid<W, B, FRAG_USER>,
+    out: StreamOutQ<W, B, TX_SEGMENT_USER>,
     // Input side: inside an FPDU; stream position of the next input word (mod 128).
     in_mid: DFF<Bit>,
     ipos: DFF<Bits<7>>,
+    ipos_zero: DFF<Bit>,
+    ipos_m2: DFF<Bits<16>>,
     // F1.
     f1_v: DFF<Bit>,
     f1_data: DFF<Bits<B>>,
@@ -87,9 +103,22 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     f1_lead: DFF<Bit>,
     f1_p: DFF<Bits<16>>,
     f1_y: DFF<Bits<16>>,
-    f1_needm: DFF<Bit>,
+    f1_markers: DFF<Bit>,
     f1_push: DFF<Bit>,
-    // F2.
+    // F2: q + r and P + lead + q of y = 128q + r.
+    e2_v: DFF<Bit>,
+    e2_data: DFF<Bits<B>>,
+    e2_n: DFF<Bits<6>>,
+    e2_last: DFF<Bit>,
+    e2_first: DFF<Bit>,
+    e2_ssum: DFF<Bits<8>>,
+    e2_base: DFF<Bits<16>>,
+    e2_base1: DFF<Bits<16>>,
+    e2_base2: DFF<Bits<16>>,
+    e2_pl: DFF<Bits<16>>,
+    e2_needm: DFF<Bit>,
+    e2_push: DFF<Bit>,
+    // F2b: the wire length.
     f2_v: DFF<Bit>,
     f2_data: DFF<Bits<B>>,
     f2_n: DFF<Bits<6>>,
@@ -97,31 +126,47 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     f2_first: DFF<Bit>,
     f2_wire: DFF<Bits<16>>,
     f2_push: DFF<Bit>,
-    // F3: the decision for the FPDU's first beat; the open segment's words.
+    // F3: the beat, its FPDU's decision, where the beat resumes after a cut, the words left in
+    // the current piece of an oversize FPDU; the open segment's words.
     f3_v: DFF<Bit>,
     f3_data: DFF<Bits<B>>,
     f3_n: DFF<Bits<6>>,
     f3_last: DFF<Bit>,
     f3_first: DFF<Bit>,
     f3_cb: DFF<Bit>,
-    f3_ca: DFF<Bit>,
-    f3_over: DFF<Bit>,
-    f3_emw: DFF<Bits<16>>,
-    used: DFF<Bits<16>>,
+    f3_split: DFF<Bit>,
+    f3_cut: DFF<Bits<6>>,
+    f3_piece_end: DFF<Bit>,
+    f3_phase: DFF<Bit>,
+    fp_ca: DFF<Bit>,
+    fp_over: DFF<Bit>,
+    fp_emw: DFF<Bits<16>>,
+    // Words left in the current piece of an oversize FPDU when F2's beat enters F3.
+    piece_left: DFF<Bits<16>>,
+    // The open segment: words still free in it, whether one is open, EMSS in words.
+    space: DFF<Bits<16>>,
+    open_q: DFF<Bit>,
+    emw_q: DFF<Bits<16>>,
     over_q: DFF<Bit>,
-    // Gearbox: words waiting (lanes 0..c), what they are, where the head beat resumes.
-    acc: DFF<Bits<B>>,
+    // Gearbox: words waiting (lanes 0..c), a segment's end waiting to go, an FPDU's end waiting
+    // for the next FPDU's decision, the rotation for the next fragment.
+    // acc is acc_m or acc_r as acc_use_r says: both load every cycle (no wide enable behind the
+    // decision logic), the choice is a register.
+    acc_m: DFF<Bits<B>>,
+    acc_r: DFF<Bits<B>>,
+    acc_use_r: DFF<Bit>,
     c: DFF<Bits<6>>,
+    room: DFF<Bits<6>>,
+    c_full: DFF<Bit>,
+    // !closing & !c_full: acc does not have to go out before a merge.
+    st_ok: DFF<Bit>,
     closing: DFF<Bit>,
-    full_ready: DFF<Bit>,
     pend: DFF<Bit>,
-    s: DFF<Bits<6>>,
-    g_over: DFF<Bit>,
-    g_ca: DFF<Bit>,
-    g_emw: DFF<Bits<16>>,
-    g_left: DFF<Bits<16>>,
+    rot_amt: DFF<Bits<6>>,
+    adjusted: DFF<Bit>,
     // Sequence numbers: of the next octet out, of the current segment's first octet.
     seq_out: DFF<Bits<32>>,
+    seq_inc: DFF<Bits<6>>,
     seg_seq: DFF<Bits<32>>,
     seg_first: DFF<Bit>,
     // Constants.
@@ -132,49 +177,59 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<6>>>,
-    // Combinational.
+    // Combinational: input and F stages.
     adv: Signal<Local, Bit>,
     in_take: Signal<Local, Bit>,
     in_first: Signal<Local, Bit>,
     wedge: Signal<Local, Bits<W>>,
     in_n: Signal<Local, Bits<6>>,
     in_lead: Signal<Local, Bit>,
-    in_a1: Signal<Local, Bits<16>>,
+    in_a1m2: Signal<Local, Bits<16>>,
+    ipos_next: Signal<Local, Bits<7>>,
     in_p: Signal<Local, Bits<16>>,
     q: Signal<Local, Bits<16>>,
-    ssum: Signal<Local, Bits<16>>,
-    m: Signal<Local, Bits<16>>,
+    m_extra: Signal<Local, Bits<16>>,
     emss: Signal<Local, Bits<16>>,
     emw: Signal<Local, Bits<16>>,
-    open: Signal<Local, Bit>,
     cb: Signal<Local, Bit>,
     ca: Signal<Local, Bit>,
     over: Signal<Local, Bit>,
-    is_first: Signal<Local, Bit>,
+    f3_go: Signal<Local, Bit>,
+    small_left: Signal<Local, Bit>,
+    split: Signal<Local, Bit>,
+    piece_end: Signal<Local, Bit>,
+    fs: Signal<Local, Bits<6>>,
+    fk: Signal<Local, Bits<6>>,
+    flast: Signal<Local, Bit>,
+    fseg_end: Signal<Local, Bit>,
+    ffirst: Signal<Local, Bit>,
+    fuser: Signal<Local, Bits<FRAG_USER>>,
+    // Combinational: gearbox.
+    h_s: Signal<Local, Bits<6>>,
+    h_k: Signal<Local, Bits<6>>,
+    h_cb: Signal<Local, Bit>,
+    h_seg_end: Signal<Local, Bit>,
+    h_last: Signal<Local, Bit>,
     a_emit: Signal<Local, Bit>,
     a_last: Signal<Local, Bit>,
-    c_a: Signal<Local, Bits<6>>,
+    adjust: Signal<Local, Bit>,
     merge: Signal<Local, Bit>,
-    cur_over: Signal<Local, Bit>,
-    cur_ca: Signal<Local, Bit>,
-    cur_left: Signal<Local, Bits<16>>,
-    cur_emw: Signal<Local, Bits<16>>,
-    rest: Signal<Local, Bits<6>>,
-    cut: Signal<Local, Bit>,
-    k: Signal<Local, Bits<6>>,
+    chain: Signal<Local, Bit>,
     total: Signal<Local, Bits<6>>,
-    fpdu_end: Signal<Local, Bit>,
-    seg_end: Signal<Local, Bit>,
+    k_gt: Signal<Local, Bit>,
+    k_eq: Signal<Local, Bit>,
+    h_s0: Signal<Local, Bit>,
     b_emit: Signal<Local, Bit>,
     b_last: Signal<Local, Bit>,
     b_words: Signal<Local, Bits<6>>,
-    pop: Signal<Local, Bit>,
-    rot_amt: Signal<Local, Bits<6>>,
+    c_next: Signal<Local, Bits<6>>,
     rot: Signal<Local, Bits<B>>,
     mask_c: Signal<Local, Bits<B>>,
+    acc: Signal<Local, Bits<B>>,
     merged: Signal<Local, Bits<B>>,
     o_words: Signal<Local, Bits<6>>,
     o_last: Signal<Local, Bit>,
+    seq_now: Signal<Local, Bits<32>>,
     pos: Signal<Local, Bits<32>>,
 }
 
@@ -195,9 +250,12 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             oversize: Default::default(),
-            out: StreamSkid::new(),
+            head: StreamSkid::new(),
+            out: StreamOutQ::new(),
             in_mid: Default::default(),
             ipos: Default::default(),
+            ipos_zero: Default::default(),
+            ipos_m2: Default::default(),
             f1_v: Default::default(),
             f1_data: Default::default(),
             f1_n: Default::default(),
@@ -206,8 +264,20 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             f1_lead: Default::default(),
             f1_p: Default::default(),
             f1_y: Default::default(),
-            f1_needm: Default::default(),
+            f1_markers: Default::default(),
             f1_push: Default::default(),
+            e2_v: Default::default(),
+            e2_data: Default::default(),
+            e2_n: Default::default(),
+            e2_last: Default::default(),
+            e2_first: Default::default(),
+            e2_ssum: Default::default(),
+            e2_base: Default::default(),
+            e2_base1: Default::default(),
+            e2_base2: Default::default(),
+            e2_pl: Default::default(),
+            e2_needm: Default::default(),
+            e2_push: Default::default(),
             f2_v: Default::default(),
             f2_data: Default::default(),
             f2_n: Default::default(),
@@ -221,22 +291,31 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             f3_last: Default::default(),
             f3_first: Default::default(),
             f3_cb: Default::default(),
-            f3_ca: Default::default(),
-            f3_over: Default::default(),
-            f3_emw: Default::default(),
-            used: Default::default(),
+            f3_split: Default::default(),
+            f3_cut: Default::default(),
+            f3_piece_end: Default::default(),
+            f3_phase: Default::default(),
+            fp_ca: Default::default(),
+            fp_over: Default::default(),
+            fp_emw: Default::default(),
+            piece_left: Default::default(),
+            space: Default::default(),
+            open_q: Default::default(),
+            emw_q: Default::default(),
             over_q: Default::default(),
-            acc: Default::default(),
+            acc_m: Default::default(),
+            acc_r: Default::default(),
+            acc_use_r: Default::default(),
             c: Default::default(),
+            room: Default::default(),
+            c_full: Default::default(),
+            st_ok: Default::default(),
             closing: Default::default(),
-            full_ready: Default::default(),
             pend: Default::default(),
-            s: Default::default(),
-            g_over: Default::default(),
-            g_ca: Default::default(),
-            g_emw: Default::default(),
-            g_left: Default::default(),
+            rot_amt: Default::default(),
+            adjusted: Default::default(),
             seq_out: Default::default(),
+            seq_inc: Default::default(),
             seg_seq: Default::default(),
             seg_first: Default::default(),
             c_ones: Constant::new(Bits::<B>::mask()),
@@ -252,42 +331,51 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             wedge: Default::default(),
             in_n: Default::default(),
             in_lead: Default::default(),
-            in_a1: Default::default(),
+            in_a1m2: Default::default(),
+            ipos_next: Default::default(),
             in_p: Default::default(),
             q: Default::default(),
-            ssum: Default::default(),
-            m: Default::default(),
+            m_extra: Default::default(),
             emss: Default::default(),
             emw: Default::default(),
-            open: Default::default(),
             cb: Default::default(),
             ca: Default::default(),
             over: Default::default(),
-            is_first: Default::default(),
+            f3_go: Default::default(),
+            small_left: Default::default(),
+            split: Default::default(),
+            piece_end: Default::default(),
+            fs: Default::default(),
+            fk: Default::default(),
+            flast: Default::default(),
+            fseg_end: Default::default(),
+            ffirst: Default::default(),
+            fuser: Default::default(),
+            h_s: Default::default(),
+            h_k: Default::default(),
+            h_cb: Default::default(),
+            h_seg_end: Default::default(),
+            h_last: Default::default(),
             a_emit: Default::default(),
             a_last: Default::default(),
-            c_a: Default::default(),
+            adjust: Default::default(),
             merge: Default::default(),
-            cur_over: Default::default(),
-            cur_ca: Default::default(),
-            cur_left: Default::default(),
-            cur_emw: Default::default(),
-            rest: Default::default(),
-            cut: Default::default(),
-            k: Default::default(),
+            chain: Default::default(),
             total: Default::default(),
-            fpdu_end: Default::default(),
-            seg_end: Default::default(),
+            k_gt: Default::default(),
+            k_eq: Default::default(),
+            h_s0: Default::default(),
             b_emit: Default::default(),
             b_last: Default::default(),
             b_words: Default::default(),
-            pop: Default::default(),
-            rot_amt: Default::default(),
+            c_next: Default::default(),
             rot: Default::default(),
             mask_c: Default::default(),
+            acc: Default::default(),
             merged: Default::default(),
             o_words: Default::default(),
             o_last: Default::default(),
+            seq_now: Default::default(),
             pos: Default::default(),
         }
     }
@@ -303,11 +391,77 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, in_mid, ipos, f1_v, f1_data, f1_n, f1_last, f1_first, f1_lead, f1_p, f1_y,
-            f1_needm, f1_push, f2_v, f2_data, f2_n, f2_last, f2_first, f2_wire, f2_push, f3_v,
-            f3_data, f3_n, f3_last, f3_first, f3_cb, f3_ca, f3_over, f3_emw, used, over_q, acc, c,
-            closing, full_ready, pend, s, g_over, g_ca, g_emw, g_left, seq_out, seg_seq, seg_first
+            self,
+            clock,
+            in_mid,
+            ipos,
+            ipos_zero,
+            ipos_m2,
+            f1_v,
+            f1_data,
+            f1_n,
+            f1_last,
+            f1_first,
+            f1_lead,
+            f1_p,
+            f1_y,
+            f1_markers,
+            f1_push,
+            e2_v,
+            e2_data,
+            e2_n,
+            e2_last,
+            e2_first,
+            e2_ssum,
+            e2_base,
+            e2_base1,
+            e2_base2,
+            e2_pl,
+            e2_needm,
+            e2_push,
+            f2_v,
+            f2_data,
+            f2_n,
+            f2_last,
+            f2_first,
+            f2_wire,
+            f2_push,
+            f3_v,
+            f3_data,
+            f3_n,
+            f3_last,
+            f3_first,
+            f3_cb,
+            f3_split,
+            f3_cut,
+            f3_piece_end,
+            f3_phase,
+            fp_ca,
+            fp_over,
+            fp_emw,
+            piece_left,
+            space,
+            open_q,
+            emw_q,
+            over_q,
+            acc_m,
+            acc_r,
+            acc_use_r,
+            c,
+            room,
+            c_full,
+            st_ok,
+            closing,
+            pend,
+            rot_amt,
+            adjusted,
+            seq_out,
+            seq_inc,
+            seg_seq,
+            seg_first
         );
+        self.head.clock.next = self.clock.val();
+        self.head.rst.next = self.rst.val();
         self.out.clock.next = self.clock.val();
         self.out.rst.next = self.rst.val();
         self.m_axis.data.next = self.out.m_axis.data.val();
@@ -319,78 +473,106 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.oversize.next = self.over_q.q.val();
         self.over_q.d.next = false;
 
-        // ---- The gearbox (on F3's beat, the head). ----
-        // Step A: what is in acc goes out first when it must: a closed segment's end, a full
-        // beat, or the end of an FPDU once the next FPDU shows whether it fits.
-        self.is_first.next = self.f3_first.q.val() & (self.s.q.val() == 0);
-        self.a_emit.next = self.out.s_axis.ready.val()
-            & (self.closing.q.val()
-                | self.full_ready.q.val()
-                | (self.pend.q.val()
-                    & self.f3_v.q.val()
-                    & ((self.c.q.val() == self.c_words.val()) | self.f3_cb.q.val())));
-        self.a_last.next =
-            self.closing.q.val() | (self.pend.q.val() & self.f3_v.q.val() & self.f3_cb.q.val());
-        self.c_a.next = self.c.q.val();
-        if self.a_emit.val() {
-            self.c_a.next = 0.into();
-        }
-        // Step B: merge the head beat's words [s, e) after acc's c_a words.
-        self.merge.next = self.out.s_axis.ready.val()
-            & self.f3_v.q.val()
-            & (self.a_emit.val()
-                | (!self.closing.q.val()
-                    & !self.full_ready.q.val()
-                    & !(self.pend.q.val() & (self.c.q.val() == self.c_words.val()))));
-        self.cur_over.next = self.g_over.q.val();
-        self.cur_ca.next = self.g_ca.q.val();
-        self.cur_left.next = self.g_left.q.val();
-        self.cur_emw.next = self.g_emw.q.val();
-        if self.is_first.val() {
-            self.cur_over.next = self.f3_over.q.val();
-            self.cur_ca.next = self.f3_ca.q.val();
-            self.cur_left.next = self.f3_emw.q.val();
-            self.cur_emw.next = self.f3_emw.q.val();
-        }
-        self.rest.next = self.f3_n.q.val() - self.s.q.val();
-        self.cut.next =
-            self.cur_over.val() & (bit_cast::<16, 6>(self.rest.val()) >= self.cur_left.val());
-        self.k.next = self.rest.val();
-        if self.cut.val() {
-            self.k.next = bit_cast::<6, 16>(self.cur_left.val());
-        }
-        self.total.next = self.c_a.val() + self.k.val();
-        self.fpdu_end.next = self.f3_last.q.val() & (self.k.val() == self.rest.val());
-        self.seg_end.next = self.cut.val() | (self.fpdu_end.val() & self.cur_ca.val());
-        // Step B emits only if step A did not: a full beat (unless it ends an FPDU whose
-        // segment's fate is open), or a closed segment's end.
-        self.b_emit.next = false;
-        self.b_last.next = false;
-        self.b_words.next = self.c_words.val();
-        if self.merge.val() & !self.a_emit.val() {
-            if self.total.val() > self.c_words.val() {
-                self.b_emit.next = true;
-            } else if self.total.val() == self.c_words.val() {
-                self.b_emit.next = self.seg_end.val() | !self.fpdu_end.val();
-                self.b_last.next = self.seg_end.val();
-            } else if self.seg_end.val() {
-                self.b_emit.next = true;
-                self.b_last.next = true;
-                self.b_words.next = self.total.val();
+        // ---- F3 -> head: the beat, or its two fragments where an oversize FPDU is cut. ----
+        // Phase 0 offers words [0, cut) (or the whole beat), phase 1 the rest [cut, n).
+        self.fs.next = 0.into();
+        self.fk.next = self.f3_n.q.val();
+        self.flast.next = self.f3_last.q.val();
+        self.fseg_end.next =
+            self.f3_piece_end.q.val() | (self.f3_last.q.val() & self.fp_ca.q.val());
+        if self.f3_split.q.val() {
+            if self.f3_phase.q.val() {
+                self.fs.next = self.f3_cut.q.val();
+                self.fk.next = self.f3_n.q.val() - self.f3_cut.q.val();
+                self.fseg_end.next = self.f3_last.q.val() & self.fp_ca.q.val();
+            } else {
+                self.fk.next = self.f3_cut.q.val();
+                self.flast.next = false;
+                self.fseg_end.next = true;
             }
         }
-        // The merged beat: acc's c_a words, then the head's words from lane s on.
-        self.rot_amt.next = (self.c_a.val() - self.s.q.val()) & self.c_wmask.val();
-        self.rot.next = self.f3_data.q.val();
+        self.ffirst.next = self.f3_first.q.val() & !self.f3_phase.q.val();
+        self.fuser.next = bit_cast::<FRAG_USER, 6>(self.fs.val())
+            | (bit_cast::<FRAG_USER, 6>(self.fk.val()) << 5);
+        self.fuser.next = self
+            .fuser
+            .val()
+            .replace_bit(11, self.ffirst.val())
+            .replace_bit(12, self.ffirst.val() & self.f3_cb.q.val())
+            .replace_bit(13, self.fseg_end.val())
+            .replace_bit(14, self.f3_split.q.val() & self.f3_phase.q.val());
+        self.head.s_axis.valid.next = self.f3_v.q.val();
+        self.head.s_axis.data.next = self.f3_data.q.val();
+        self.head.s_axis.keep.next = self.c_ones_w.val();
+        self.head.s_axis.user.next = self.fuser.val();
+        self.head.s_axis.last.next = self.flast.val();
+        // The F stages move when the head slice takes F3's beat (or F3 is empty), but not while
+        // F3 still has the second fragment of a cut beat to offer.
+        self.f3_go.next = self.head.s_axis.ready.val() & self.f3_v.q.val();
+        self.adv.next = self.head.s_axis.ready.val()
+            & !(self.f3_v.q.val() & self.f3_split.q.val() & !self.f3_phase.q.val());
+        if self.f3_go.val() {
+            self.f3_phase.d.next = self.f3_split.q.val() & !self.f3_phase.q.val();
+        }
+        // ---- The gearbox, on the head fragment. ----
+        self.h_s.next = bit_cast::<6, FRAG_USER>(self.head.m_axis.user.val() & 0x1F);
+        self.h_k.next = bit_cast::<6, FRAG_USER>((self.head.m_axis.user.val() >> 5) & 0x3F);
+        self.h_cb.next = self.head.m_axis.user.val().get_bit(12);
+        self.h_seg_end.next = self.head.m_axis.user.val().get_bit(13);
+        self.h_last.next = self.head.m_axis.last.val();
+        // Step A: acc goes out when it must: a closed segment's end, a full beat, or the end of
+        // an FPDU once the next FPDU shows whether it fits.
+        self.a_emit.next = self.out.s_axis.ready.val()
+            & (self.closing.q.val()
+                | (self.c_full.q.val() & !self.pend.q.val())
+                | (self.pend.q.val()
+                    & self.head.m_axis.valid.val()
+                    & (self.c_full.q.val() | self.h_cb.val())));
+        self.a_last.next = self.closing.q.val() | (self.pend.q.val() & self.h_cb.val());
+        // A fragment that starts at lane s > 0 first sets the rotation to c - s (one cycle).
+        self.h_s0.next = !self.head.m_axis.user.val().get_bit(14);
+        self.adjust.next = self.head.m_axis.valid.val()
+            & !self.h_s0.val()
+            & !self.adjusted.q.val()
+            & !self.a_emit.val();
+        // Step B: append the head fragment. Not in a cycle where acc goes out, unless acc was
+        // exactly full: then the rotation register already holds -s (c = W/4), so the fragment
+        // goes into the emptied acc ("chained": one beat behind, no cycle lost).
+        self.merge.next = self.out.s_axis.ready.val()
+            & self.head.m_axis.valid.val()
+            & self.st_ok.q.val()
+            & !(self.pend.q.val() & self.h_cb.val())
+            & (self.h_s0.val() | self.adjusted.q.val());
+        self.chain.next = self.a_emit.val()
+            & self.c_full.q.val()
+            & self.head.m_axis.valid.val()
+            & (self.h_s0.val() | self.adjusted.q.val());
+        self.k_gt.next = self.h_k.val() > self.room.q.val();
+        self.k_eq.next = self.h_k.val() == self.room.q.val();
+        self.total.next = self.c.q.val() + self.h_k.val();
+        self.b_emit.next = self.merge.val()
+            & (self.k_gt.val() | self.h_seg_end.val() | (self.k_eq.val() & !self.h_last.val()));
+        self.b_last.next = self.h_seg_end.val() & !self.k_gt.val();
+        self.b_words.next = self.total.val();
+        if self.k_gt.val() | self.k_eq.val() {
+            self.b_words.next = self.c_words.val();
+        }
+        self.head.m_axis.ready.next = self.merge.val() | self.chain.val();
+        // The data: the fragment rotated up by c - s lanes after acc's c words.
+        self.rot.next = self.head.m_axis.data.val();
         for st in 0..self.c_rot_l.len() {
-            if self.rot_amt.val().get_bit(st) {
+            if self.rot_amt.q.val().get_bit(st) {
                 self.rot.next = (self.rot.val() << self.c_rot_l[st].val())
                     | (self.rot.val() >> self.c_rot_r[st].val());
             }
         }
-        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c_a.val()) << 5));
+        self.acc.next = self.acc_m.q.val();
+        if self.acc_use_r.q.val() {
+            self.acc.next = self.acc_r.q.val();
+        }
+        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 5));
         self.merged.next =
-            (self.acc.q.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+            (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
         // The output beat.
         self.o_words.next = self.b_words.val();
         self.o_last.next = self.b_last.val();
@@ -398,72 +580,79 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         if self.a_emit.val() {
             self.o_words.next = self.c.q.val();
             self.o_last.next = self.a_last.val();
-            self.out.s_axis.data.next = self.acc.q.val();
+            self.out.s_axis.data.next = self.acc.val();
         }
         self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
         self.out.s_axis.last.next = self.o_last.val();
         self.out.s_axis.keep.next =
             !(self.c_ones_w.val() << (bit_cast::<8, 6>(self.o_words.val()) << 2));
+        // Sequence numbers: seq_out lags one beat behind (seq_inc words not yet added), so the
+        // adder stays off the emit decision.
+        self.seq_now.next = self.seq_out.q.val() + (bit_cast::<32, 6>(self.seq_inc.q.val()) << 2);
+        self.seq_out.d.next = self.seq_now.val();
+        self.seq_inc.d.next = 0.into();
         self.out.s_axis.user.next = self.seg_seq.q.val();
         if self.seg_first.q.val() {
-            self.out.s_axis.user.next = self.seq_out.q.val();
+            self.out.s_axis.user.next = self.seq_now.val();
         }
         if self.a_emit.val() | self.b_emit.val() {
-            self.seq_out.d.next =
-                self.seq_out.q.val() + (bit_cast::<32, 6>(self.o_words.val()) << 2);
+            self.seq_inc.d.next = self.o_words.val();
             if self.seg_first.q.val() {
-                self.seg_seq.d.next = self.seq_out.q.val();
+                self.seg_seq.d.next = self.seq_now.val();
             }
             self.seg_first.d.next = self.o_last.val();
         }
-        // Gearbox state.
-        if self.a_emit.val() {
-            self.c.d.next = 0.into();
+        // Gearbox state. acc: the fragment's leftover words (rot) after a full beat went out,
+        // else merged (acc's words stay in lanes 0..c, whatever else happened).
+        self.acc_m.d.next = self.merged.val();
+        self.acc_r.d.next = self.rot.val();
+        self.acc_use_r.d.next = (self.merge.val() & self.k_gt.val()) | self.chain.val();
+        self.c_next.next = self.c.q.val();
+        if self.chain.val() {
+            // acc went out; the fragment's k words are acc now.
+            self.c_next.next = self.h_k.val();
+            self.room.d.next = self.c_words.val() - self.h_k.val();
+            self.c_full.d.next = self.h_k.val() == self.c_words.val();
+            self.closing.d.next = self.h_seg_end.val();
+            self.pend.d.next = self.h_last.val() & !self.h_seg_end.val();
+        } else if self.a_emit.val() {
+            self.c_next.next = 0.into();
+            self.room.d.next = self.c_words.val();
+            self.c_full.d.next = false;
             self.closing.d.next = false;
-            self.full_ready.d.next = false;
             self.pend.d.next = false;
-        }
-        if self.merge.val() {
-            if self.b_emit.val() & (self.total.val() > self.c_words.val()) {
-                self.acc.d.next = self.rot.val();
-                self.c.d.next = self.total.val() - self.c_words.val();
+        } else if self.merge.val() {
+            if self.k_gt.val() {
+                // A full beat went out; the fragment's other k - room words stay.
+                self.c_next.next = self.h_k.val() - self.room.q.val();
+                self.room.d.next = self.c_words.val() + self.room.q.val() - self.h_k.val();
+                self.c_full.d.next = false;
+                self.closing.d.next = self.h_seg_end.val();
+                self.pend.d.next = self.h_last.val() & !self.h_seg_end.val();
             } else if self.b_emit.val() {
-                self.c.d.next = 0.into();
-            } else {
-                self.acc.d.next = self.merged.val();
-                self.c.d.next = self.total.val();
-            }
-            if self.b_emit.val() & !(self.total.val() > self.c_words.val()) {
+                self.c_next.next = 0.into();
+                self.room.d.next = self.c_words.val();
+                self.c_full.d.next = false;
                 self.closing.d.next = false;
-                self.full_ready.d.next = false;
                 self.pend.d.next = false;
             } else {
-                self.closing.d.next = self.seg_end.val();
-                self.pend.d.next = self.fpdu_end.val() & !self.seg_end.val();
-                self.full_ready.d.next = self.a_emit.val()
-                    & (self.total.val() == self.c_words.val())
-                    & !self.seg_end.val()
-                    & !self.fpdu_end.val();
+                self.c_next.next = self.total.val();
+                self.room.d.next = self.room.q.val() - self.h_k.val();
+                self.c_full.d.next = self.k_eq.val();
+                self.closing.d.next = false;
+                self.pend.d.next = self.h_last.val();
             }
-            // The FPDU's settings, and the words left in the current piece of an oversize FPDU.
-            if self.is_first.val() {
-                self.g_over.d.next = self.f3_over.q.val();
-                self.g_ca.d.next = self.f3_ca.q.val();
-                self.g_emw.d.next = self.f3_emw.q.val();
-            }
-            self.g_left.d.next = self.cur_left.val() - bit_cast::<16, 6>(self.k.val());
-            if self.cut.val() {
-                self.g_left.d.next = self.cur_emw.val();
-            }
-            self.s.d.next = self.s.q.val() + self.k.val();
         }
-        self.pop.next = self.merge.val() & (self.k.val() == self.rest.val());
-        if self.pop.val() {
-            self.s.d.next = 0.into();
+        self.c.d.next = self.c_next.val();
+        self.st_ok.d.next = !self.closing.d.val() & !self.c_full.d.val();
+        self.rot_amt.d.next = self.c_next.val() & self.c_wmask.val();
+        self.adjusted.d.next = false;
+        if self.adjust.val() {
+            self.rot_amt.d.next = (self.c.q.val() - self.h_s.val()) & self.c_wmask.val();
+            self.adjusted.d.next = true;
         }
 
         // ---- F1..F3: the FPDU's wire length and the fit decision. ----
-        self.adv.next = !self.f3_v.q.val() | self.pop.val();
         self.s_axis.ready.next = self.adv.val();
         self.in_take.next = self.s_axis.valid.val() & self.adv.val();
         self.in_first.next = !self.in_mid.q.val();
@@ -485,12 +674,13 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
                 self.in_n.next = self.in_n.val() | self.c_cnt[j].val();
             }
         }
-        // F1: a leading Marker when the FPDU starts on a Marker position; y = P + a' - 2.
+        // F1: a leading Marker when the FPDU starts on a Marker position; y = P + a' - 2 with
+        // a' = 1 after a leading Marker, else the position a.
         self.in_p.next = bit_cast::<16, 17>(self.s_axis.user.val() & 0x3FFF);
-        self.in_lead.next = self.s_axis.user.val().get_bit(14) & (self.ipos.q.val() == 0);
-        self.in_a1.next = bit_cast::<16, 7>(self.ipos.q.val());
+        self.in_lead.next = self.s_axis.user.val().get_bit(14) & self.ipos_zero.q.val();
+        self.in_a1m2.next = self.ipos_m2.q.val();
         if self.in_lead.val() {
-            self.in_a1.next = 1.into();
+            self.in_a1m2.next = 0xFFFF.into();
         }
         if self.adv.val() {
             self.f1_v.d.next = self.in_take.val();
@@ -500,49 +690,84 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f1_first.d.next = self.in_first.val();
             self.f1_lead.d.next = self.in_lead.val();
             self.f1_p.d.next = self.in_p.val();
-            self.f1_y.d.next = self.in_p.val() + self.in_a1.val() - 2;
-            self.f1_needm.d.next =
-                self.s_axis.user.val().get_bit(14) & ((self.in_p.val() + self.in_a1.val()) > 128);
+            self.f1_y.d.next = self.in_p.val() + self.in_a1m2.val();
+            self.f1_markers.d.next = self.s_axis.user.val().get_bit(14);
             self.f1_push.d.next = self.s_axis.user.val().get_bit(16);
         }
+        self.ipos_next.next = self.ipos.q.val() + bit_cast::<7, 6>(self.in_n.val());
         if self.in_take.val() {
             self.in_mid.d.next = !self.s_axis.last.val();
-            self.ipos.d.next = self.ipos.q.val() + bit_cast::<7, 6>(self.in_n.val());
+            self.ipos.d.next = self.ipos_next.val();
+            self.ipos_zero.d.next = self.ipos_next.val() == 0;
+            self.ipos_m2.d.next = bit_cast::<16, 7>(self.ipos_next.val()) - 2;
         }
-        // F2: m = ceil((P - room) / 127) = q + floor((q + r) / 127), y = 128q + r; the wire length.
+        // F2: m = ceil((P - room) / 127) = q + floor((q + r) / 127), y = 128q + r (q + r < 255).
         self.q.next = self.f1_y.q.val() >> 7;
-        self.ssum.next = self.q.val() + (self.f1_y.q.val() & 127);
-        self.m.next = self.q.val();
-        if self.ssum.val() >= 127 {
-            self.m.next = self.q.val() + 1;
+        if self.adv.val() {
+            self.e2_v.d.next = self.f1_v.q.val();
+            self.e2_data.d.next = self.f1_data.q.val();
+            self.e2_n.d.next = self.f1_n.q.val();
+            self.e2_last.d.next = self.f1_last.q.val();
+            self.e2_first.d.next = self.f1_first.q.val();
+            self.e2_ssum.d.next = bit_cast::<8, 16>(self.q.val() + (self.f1_y.q.val() & 127));
+            self.e2_pl.d.next = self.f1_p.q.val() + bit_cast::<16, 1>(self.f1_lead.q.val().into());
+            self.e2_base.d.next =
+                self.f1_p.q.val() + bit_cast::<16, 1>(self.f1_lead.q.val().into()) + self.q.val();
+            self.e2_base1.d.next = self.f1_p.q.val()
+                + bit_cast::<16, 1>(self.f1_lead.q.val().into())
+                + self.q.val()
+                + 1;
+            self.e2_base2.d.next = self.f1_p.q.val()
+                + bit_cast::<16, 1>(self.f1_lead.q.val().into())
+                + self.q.val()
+                + 2;
+            // Markers inside when P + a' > 128, i.e. y > 126.
+            self.e2_needm.d.next = self.f1_markers.q.val() & (self.f1_y.q.val() > 126);
+            self.e2_push.d.next = self.f1_push.q.val();
         }
-        if self.ssum.val() >= 254 {
-            self.m.next = self.q.val() + 2;
+        // F2b: the wire length, lead + P + m words (q + 0, 1 or 2 by q + r).
+        self.m_extra.next = self.e2_base.q.val();
+        if self.e2_ssum.q.val() >= 127 {
+            self.m_extra.next = self.e2_base1.q.val();
         }
-        if !self.f1_needm.q.val() {
-            self.m.next = 0.into();
+        if self.e2_ssum.q.val() >= 254 {
+            self.m_extra.next = self.e2_base2.q.val();
         }
         if self.adv.val() {
-            self.f2_v.d.next = self.f1_v.q.val();
-            self.f2_data.d.next = self.f1_data.q.val();
-            self.f2_n.d.next = self.f1_n.q.val();
-            self.f2_last.d.next = self.f1_last.q.val();
-            self.f2_first.d.next = self.f1_first.q.val();
-            self.f2_wire.d.next =
-                self.f1_p.q.val() + self.m.val() + bit_cast::<16, 1>(self.f1_lead.q.val().into());
-            self.f2_push.d.next = self.f1_push.q.val();
+            self.f2_v.d.next = self.e2_v.q.val();
+            self.f2_data.d.next = self.e2_data.q.val();
+            self.f2_n.d.next = self.e2_n.q.val();
+            self.f2_last.d.next = self.e2_last.q.val();
+            self.f2_first.d.next = self.e2_first.q.val();
+            self.f2_wire.d.next = self.e2_pl.q.val();
+            if self.e2_needm.q.val() {
+                self.f2_wire.d.next = self.m_extra.val();
+            }
+            self.f2_push.d.next = self.e2_push.q.val();
         }
-        // F3: does the FPDU fit the open segment? (All in 4-octet words.)
+        // F3: does the FPDU fit the open segment? (All in 4-octet words; EMSS is sampled when a
+        // segment opens, and for the oversize test, per FPDU.)
         self.emss.next = self.cfg_emss.val();
         if self.cfg_emss.val() < 128 {
             self.emss.next = 128.into();
         }
-        self.emw.next = self.emss.val() >> 2;
-        self.open.next = self.used.q.val() != 0;
+        self.emw_q.d.next = self.emss.val() >> 2;
+        self.emw.next = self.emw_q.q.val();
         self.over.next = self.f2_wire.q.val() > self.emw.val();
-        self.cb.next = self.open.val()
-            & (self.over.val() | ((self.used.q.val() + self.f2_wire.q.val()) > self.emw.val()));
+        self.cb.next =
+            self.open_q.q.val() & (self.over.val() | (self.f2_wire.q.val() > self.space.q.val()));
         self.ca.next = self.f2_push.q.val() | self.over.val();
+        // The piece accounting of an oversize FPDU, for F2's beat (never cut in its first beat:
+        // a piece is at least 32 words, a beat at most 16).
+        self.small_left.next = (self.piece_left.q.val() & 0xFFC0) == 0;
+        self.split.next = self.fp_over.q.val()
+            & !self.f2_first.q.val()
+            & self.small_left.val()
+            & (bit_cast::<6, 16>(self.piece_left.q.val()) < self.f2_n.q.val());
+        self.piece_end.next = self.fp_over.q.val()
+            & !self.f2_first.q.val()
+            & self.small_left.val()
+            & (bit_cast::<6, 16>(self.piece_left.q.val()) <= self.f2_n.q.val());
         if self.adv.val() {
             self.f3_v.d.next = self.f2_v.q.val();
             self.f3_data.d.next = self.f2_data.q.val();
@@ -550,16 +775,31 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f3_last.d.next = self.f2_last.q.val();
             self.f3_first.d.next = self.f2_first.q.val();
             self.f3_cb.d.next = self.cb.val();
-            self.f3_ca.d.next = self.ca.val();
-            self.f3_over.d.next = self.over.val();
-            self.f3_emw.d.next = self.emw.val();
-            if self.f2_v.q.val() & self.f2_first.q.val() {
-                if self.ca.val() {
-                    self.used.d.next = 0.into();
-                } else if self.cb.val() | !self.open.val() {
-                    self.used.d.next = self.f2_wire.q.val();
+            self.f3_split.d.next = self.split.val();
+            self.f3_cut.d.next = bit_cast::<6, 16>(self.piece_left.q.val());
+            self.f3_piece_end.d.next = self.piece_end.val();
+            self.f3_phase.d.next = false;
+            if self.f2_v.q.val() {
+                if self.piece_end.val() {
+                    self.piece_left.d.next = self.fp_emw.q.val()
+                        - (bit_cast::<16, 6>(self.f2_n.q.val()) - self.piece_left.q.val());
                 } else {
-                    self.used.d.next = self.used.q.val() + self.f2_wire.q.val();
+                    self.piece_left.d.next =
+                        self.piece_left.q.val() - bit_cast::<16, 6>(self.f2_n.q.val());
+                }
+            }
+            if self.f2_v.q.val() & self.f2_first.q.val() {
+                self.fp_ca.d.next = self.ca.val();
+                self.fp_over.d.next = self.over.val();
+                self.fp_emw.d.next = self.emw.val();
+                self.piece_left.d.next = self.emw.val() - bit_cast::<16, 6>(self.f2_n.q.val());
+                if self.ca.val() {
+                    self.open_q.d.next = false;
+                } else if self.cb.val() | !self.open_q.q.val() {
+                    self.open_q.d.next = true;
+                    self.space.d.next = self.emw.val() - self.f2_wire.q.val();
+                } else {
+                    self.space.d.next = self.space.q.val() - self.f2_wire.q.val();
                 }
                 self.over_q.d.next = self.over.val();
             }
@@ -569,18 +809,26 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
         if self.rst.val() {
             self.ipos.d.next = bit_cast::<7, 32>(self.pos.val() >> 2);
+            self.ipos_zero.d.next = bit_cast::<7, 32>(self.pos.val() >> 2) == 0;
+            self.ipos_m2.d.next = bit_cast::<16, 7>(bit_cast::<7, 32>(self.pos.val() >> 2)) - 2;
             self.seq_out.d.next = self.cfg_seq.val();
+            self.seq_inc.d.next = 0.into();
             self.seg_first.d.next = true;
             self.in_mid.d.next = false;
             self.f1_v.d.next = false;
+            self.e2_v.d.next = false;
             self.f2_v.d.next = false;
             self.f3_v.d.next = false;
-            self.used.d.next = 0.into();
+            self.f3_phase.d.next = false;
+            self.open_q.d.next = false;
             self.c.d.next = 0.into();
+            self.room.d.next = self.c_words.val();
+            self.c_full.d.next = false;
             self.closing.d.next = false;
-            self.full_ready.d.next = false;
             self.pend.d.next = false;
-            self.s.d.next = 0.into();
+            self.st_ok.d.next = true;
+            self.rot_amt.d.next = 0.into();
+            self.adjusted.d.next = false;
             self.over_q.d.next = false;
         }
     }

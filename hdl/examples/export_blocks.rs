@@ -1,0 +1,31 @@
+//! Writes every transmit block alone (no stream wrapper beyond its own) for the widths given on
+//! the command line (default 8) to `build/verilog/blocks/`, for per-block synthesis numbers
+//! (`fpga/ecp5_ooc.sh build/verilog/blocks/tx_framer_w8.v tx_framer_w8`).
+
+use hdl::export::export_block;
+use hdl::tx::{
+    crc_unit::TxCrcUnit, framer::TxFramer, marker_inserter::TxMarkerInserter,
+    segmenter::TxSegmenter,
+};
+use std::path::Path;
+
+fn write<T: rust_hdl::prelude::Block>(dir: &Path, name: &str, mut b: T) {
+    let top =
+        export_block(name, &mut b, &format!("{name}: one block alone, for measurements")).unwrap();
+    std::fs::write(dir.join(format!("{name}.v")), top.verilog).unwrap();
+    println!("{}", dir.join(format!("{name}.v")).display());
+}
+
+fn main() {
+    let dir = Path::new("build/verilog/blocks");
+    std::fs::create_dir_all(dir).unwrap();
+    let widths: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().unwrap()).collect();
+    for w in if widths.is_empty() { vec![8] } else { widths } {
+        hdl::with_width!(w, |W, B| {
+            write(dir, &format!("tx_framer_w{W}"), TxFramer::<W, B>::new());
+            write(dir, &format!("tx_marker_inserter_w{W}"), TxMarkerInserter::<W, B>::new());
+            write(dir, &format!("tx_crc_unit_w{W}"), TxCrcUnit::<W, B>::new());
+            write(dir, &format!("tx_segmenter_w{W}"), TxSegmenter::<W, B>::new());
+        });
+    }
+}
