@@ -7,12 +7,14 @@
 //! - [`stream_outq`]: a two-slot output queue for blocks whose emit decision comes late;
 //! - [`stream_skid`]: the register slice every streaming block's output goes through;
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
+//! - [`rx`]: the receive datapath (`mpa_rx`);
 //! - [`export`]: Verilog with plain module names and AXI4-Stream port names.
 
 pub mod crc;
 pub mod export;
 pub mod fifo;
 pub mod lutram;
+pub mod rx;
 pub mod skid;
 pub mod stream;
 pub mod stream_fifo;

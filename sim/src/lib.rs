@@ -10,6 +10,7 @@
 //! - [`lockstep::Lockstep`]: two engines driven as one, every output compared every cycle.
 //! - [`packet`]: a packet-level harness for any block with `s_axis` and `m_axis`;
 //! - [`tx`]: the transmit blocks under simulation;
+//! - [`rx`]: the receive blocks under simulation;
 //! - [`crc`]: the CRC top's harness (messages in, results out), shared by tests and the CLI.
 //! - [`tools`]: Yosys `check -assert` and Verilator lint of exported files.
 //!
@@ -20,6 +21,7 @@ pub mod crc;
 pub mod lockstep;
 pub mod packet;
 pub mod rusthdl;
+pub mod rx;
 pub mod stream;
 pub mod tools;
 pub mod tx;

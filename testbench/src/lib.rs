@@ -138,3 +138,58 @@ pub mod tx_golden {
         segment_fpdus_with_push(&fpdus, effective_emss(settings.emss), settings.seq).unwrap()
     }
 }
+
+/// Receive-side stimulus: segments cut from a byte stream, and word streams for the blocks after
+/// the realigner.
+pub mod rx {
+    use rand::Rng;
+    use rand_chacha::ChaCha8Rng;
+    use sim::packet::InPacket;
+
+    /// Cuts `stream` into segments of 1..=`max` octets (sequence numbers from `seq`); the last
+    /// carries FIN when `fin`. Segment sideband: `[31:0]` sequence number, `[32]` FIN.
+    pub fn segments(
+        r: &mut ChaCha8Rng,
+        stream: &[u8],
+        seq: u32,
+        max: usize,
+        fin: bool,
+    ) -> Vec<InPacket> {
+        let mut out = vec![];
+        let mut at = 0usize;
+        while at < stream.len() {
+            let n = r.gen_range(1..=max).min(stream.len() - at);
+            let s = seq.wrapping_add(at as u32);
+            out.push(InPacket { data: stream[at..at + n].to_vec(), user: s as u64 });
+            at += n;
+        }
+        if fin {
+            match out.last_mut() {
+                Some(p) => p.user |= 1 << 32,
+                None => out.push(InPacket { data: vec![], user: (seq as u64) | (1 << 32) }),
+            }
+        }
+        out
+    }
+
+    /// The word stream the realigner hands on, as packets of whole words: each packet is one or
+    /// more beats (`w` octets) with a partial last beat allowed; the stream's final packet is one
+    /// beat with the FIN bit (`[0]`), and `[1]` when `lost` octets of an incomplete word were lost.
+    pub fn word_stream(r: &mut ChaCha8Rng, words: &[u8], w: usize, lost: bool) -> Vec<InPacket> {
+        assert_eq!(words.len() % 4, 0);
+        let mut out = vec![];
+        let mut at = 0usize;
+        loop {
+            let left = words.len() - at;
+            if left <= w {
+                let user = 1 | ((lost as u64) << 1);
+                out.push(InPacket { data: words[at..].to_vec(), user });
+                break;
+            }
+            let n = (r.gen_range(1..=3 * w / 4 + 1) * 4).min(left - 4);
+            out.push(InPacket { data: words[at..at + n].to_vec(), user: 0 });
+            at += n;
+        }
+        out
+    }
+}

@@ -1,0 +1,548 @@
+//! `RxDelineator`: finds the FPDUs in the in-order MPA stream (RFC 5044 section 6) and emits each
+//! as a packet of its own.
+//!
+//! "The ULPDU Length field MUST be used to determine if the entire FPDU is present" (6): from an
+//! FPDU's first word the block reads ULPDU_Length (after a leading Marker when the FPDU starts on
+//! a Marker position), so it knows the FPDU's P body words (ULPDU_Length, ULPDU, PAD, CRC:
+//! `P = (ULPDU_Length + 5) / 4 + 1`), and walks the stream: a Marker (every 128th word from the
+//! origin, 4.3) inside the FPDU's span is part of it; one that falls right after the CRC field
+//! belongs to the next FPDU. ULPDU_Length above the limit ends the stream with error code 2 (the
+//! FPDU cannot be verified, as in [`golden::deframe`]); a stream that ends inside an FPDU ends it
+//! with code 1.
+//!
+//! ```text
+//!  head beat words [s, n) ──► header cycle (per FPDU): L -> rem = P, rotation set
+//!                        └──► fragment cycles: [s, e) with e = s + rem + (Marker inside?),
+//!                             or [s, n) and rem -= words that are not Markers
+//!  fragments ─► acc (c words) + fragment rotated by c - s ─► full beats, the FPDU's last beat
+//! ```
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
+//! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet (an FPDU's first octet) and of the marker origin, loaded while `rst` is high |
+//! | `cfg_markers`, `cfg_crc` | in | 1 | this direction's settings, sampled per FPDU and passed on |
+//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (the release buffer's capacity; at most 64768) |
+//! | `s_axis` | in | 8W | the stream as words ([`super::realigner::RX_WORD_USER`]) |
+//! | `m_axis` | out | 8W | one FPDU per packet (Markers and CRC field included), lane 0 its first word; or an error packet |
+//! | `m_axis.user` | out | [`RX_FPDU_USER`] | every beat: `[31:0]` sequence number of the FPDU's first octet, `[38:32]` words from its first word to the first Marker position (0: it starts with a Marker), `[39]` Markers on, `[40]` CRC on, `[41]` error packet, `[43:42]` its RFC 5044 section 8 code |
+//!
+//! An error packet ends the stream: nothing follows it. Its words (if any) are not an FPDU.
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//!
+//! ### Latency and throughput
+//! Three cycles from a word in to the same word out when nothing waits (input register, header
+//! or fragment cycle, output queue). One fragment per cycle plus one header cycle per FPDU: an
+//! FPDU spanning k beats takes k + 1 cycles (k + 2 when it starts with a Marker that is the last
+//! word of a beat).
+//!
+//! ### Reset
+//! `rst` loads the position and sequence number, and starts at an FPDU boundary.
+
+use crate::rx::realigner::RX_WORD_USER;
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_outq::StreamOutQ;
+use crate::stream_skid::StreamSkid;
+use rust_hdl::prelude::*;
+
+/// FPDU-packet sideband; see the module documentation.
+pub const RX_FPDU_USER: usize = 44;
+
+/// Registered input sideband: `[1:0]` as on `s_axis`, `[7:2]` words in the beat.
+const PRE_USER: usize = 8;
+
+/// The delineator; see the module documentation.
+#[derive(LogicBlock)]
+pub struct RxDelineator<const W: usize, const B: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// Sequence number of the stream's first octet.
+    pub cfg_seq: Signal<In, Bits<32>>,
+    /// Sequence number of the marker origin.
+    pub cfg_origin: Signal<In, Bits<32>>,
+    /// Markers on.
+    pub cfg_markers: Signal<In, Bit>,
+    /// CRC on.
+    pub cfg_crc: Signal<In, Bit>,
+    /// Largest ULPDU_Length accepted.
+    pub cfg_max_ulpdu: Signal<In, Bits<16>>,
+    /// The stream as words.
+    pub s_axis: StreamSink<W, B, RX_WORD_USER>,
+    /// FPDU packets.
+    pub m_axis: StreamSource<W, B, RX_FPDU_USER>,
+    head: StreamSkid<W, B, PRE_USER>,
+    out: StreamOutQ<W, B, RX_FPDU_USER>,
+    // Where the stream is: the head beat's next word (lane s), words from it to the next Marker
+    // position, its sequence number.
+    s: DFF<Bits<6>>,
+    to_mk: DFF<Bits<7>>,
+    seq: DFF<Bits<32>>,
+    // FPDU state: in its body (rem known), its leading Marker taken (header next), the header
+    // cycle done (rotation set), after the end.
+    in_body: DFF<Bit>,
+    lead_prep: DFF<Bit>,
+    lead_done: DFF<Bit>,
+    dead: DFF<Bit>,
+    rem: DFF<Bits<16>>,
+    fuser: DFF<Bits<RX_FPDU_USER>>,
+    // Gearbox.
+    acc_m: DFF<Bits<B>>,
+    acc_r: DFF<Bits<B>>,
+    acc_use_r: DFF<Bit>,
+    c: DFF<Bits<6>>,
+    closing: DFF<Bit>,
+    rot_amt: DFF<Bits<6>>,
+    // Constants.
+    c_ones: Constant<Bits<B>>,
+    c_ones_w: Constant<Bits<W>>,
+    c_words: Constant<Bits<6>>,
+    c_wmask: Constant<Bits<6>>,
+    c_rot_l: Vec<Constant<Bits<16>>>,
+    c_rot_r: Vec<Constant<Bits<16>>>,
+    c_cnt: Vec<Constant<Bits<6>>>,
+    c_lane: Vec<Constant<Bits<6>>>,
+    // Input stage.
+    wedge: Signal<Local, Bits<W>>,
+    i_n: Signal<Local, Bits<6>>,
+    // Core.
+    h_n: Signal<Local, Bits<6>>,
+    h_fin: Signal<Local, Bit>,
+    h_lost: Signal<Local, Bit>,
+    h_v: Signal<Local, Bit>,
+    avail: Signal<Local, Bits<6>>,
+    markers: Signal<Local, Bit>,
+    lead: Signal<Local, Bit>,
+    hlane: Signal<Local, Bits<6>>,
+    hword: Signal<Local, Bits<32>>,
+    len: Signal<Local, Bits<16>>,
+    go: Signal<Local, Bit>,
+    t_end: Signal<Local, Bit>,
+    t_hdr: Signal<Local, Bit>,
+    t_lprep: Signal<Local, Bit>,
+    t_lfrag: Signal<Local, Bit>,
+    t_frag: Signal<Local, Bit>,
+    hdr_ok: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    open_fpdu: Signal<Local, Bit>,
+    mk_in: Signal<Local, Bit>,
+    inc: Signal<Local, Bit>,
+    e_off: Signal<Local, Bits<16>>,
+    ends: Signal<Local, Bit>,
+    k: Signal<Local, Bits<6>>,
+    f_last: Signal<Local, Bit>,
+    pop: Signal<Local, Bit>,
+    total: Signal<Local, Bits<7>>,
+    gt: Signal<Local, Bit>,
+    a_emit: Signal<Local, Bit>,
+    b_emit: Signal<Local, Bit>,
+    b_last: Signal<Local, Bit>,
+    rot: Signal<Local, Bits<B>>,
+    mask_c: Signal<Local, Bits<B>>,
+    acc: Signal<Local, Bits<B>>,
+    merged: Signal<Local, Bits<B>>,
+    o_words: Signal<Local, Bits<7>>,
+    c_next: Signal<Local, Bits<6>>,
+    new_user: Signal<Local, Bits<RX_FPDU_USER>>,
+    err2_user: Signal<Local, Bits<RX_FPDU_USER>>,
+    err1_user: Signal<Local, Bits<RX_FPDU_USER>>,
+    words_used: Signal<Local, Bits<7>>,
+    pos: Signal<Local, Bits<32>>,
+    max_len: Signal<Local, Bits<16>>,
+}
+
+impl<const W: usize, const B: usize> RxDelineator<W, B> {
+    /// Builds the delineator; panics with a message naming the rule if `W`/`B` is illegal.
+    pub fn new() -> Self {
+        check_stream_params("RxDelineator", W, B, RX_WORD_USER);
+        crate::tx::check_tx_width("RxDelineator", W);
+        let words = W / 4;
+        let stages = words.trailing_zeros() as usize;
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cfg_seq: Default::default(),
+            cfg_origin: Default::default(),
+            cfg_markers: Default::default(),
+            cfg_crc: Default::default(),
+            cfg_max_ulpdu: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            head: StreamSkid::new(),
+            out: StreamOutQ::new(),
+            s: Default::default(),
+            to_mk: Default::default(),
+            seq: Default::default(),
+            in_body: Default::default(),
+            lead_prep: Default::default(),
+            lead_done: Default::default(),
+            dead: Default::default(),
+            rem: Default::default(),
+            fuser: Default::default(),
+            acc_m: Default::default(),
+            acc_r: Default::default(),
+            acc_use_r: Default::default(),
+            c: Default::default(),
+            closing: Default::default(),
+            rot_amt: Default::default(),
+            c_ones: Constant::new(Bits::<B>::mask()),
+            c_ones_w: Constant::new(Bits::<W>::mask()),
+            c_words: Constant::new((words as u64).into()),
+            c_wmask: Constant::new(((words - 1) as u64).into()),
+            c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
+            c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
+            c_cnt: (0..words).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            c_lane: (0..words).map(|k| Constant::new((k as u64).into())).collect(),
+            wedge: Default::default(),
+            i_n: Default::default(),
+            h_n: Default::default(),
+            h_fin: Default::default(),
+            h_lost: Default::default(),
+            h_v: Default::default(),
+            avail: Default::default(),
+            markers: Default::default(),
+            lead: Default::default(),
+            hlane: Default::default(),
+            hword: Default::default(),
+            len: Default::default(),
+            go: Default::default(),
+            t_end: Default::default(),
+            t_hdr: Default::default(),
+            t_lprep: Default::default(),
+            t_lfrag: Default::default(),
+            t_frag: Default::default(),
+            hdr_ok: Default::default(),
+            take: Default::default(),
+            open_fpdu: Default::default(),
+            mk_in: Default::default(),
+            inc: Default::default(),
+            e_off: Default::default(),
+            ends: Default::default(),
+            k: Default::default(),
+            f_last: Default::default(),
+            pop: Default::default(),
+            total: Default::default(),
+            gt: Default::default(),
+            a_emit: Default::default(),
+            b_emit: Default::default(),
+            b_last: Default::default(),
+            rot: Default::default(),
+            mask_c: Default::default(),
+            acc: Default::default(),
+            merged: Default::default(),
+            o_words: Default::default(),
+            c_next: Default::default(),
+            new_user: Default::default(),
+            err2_user: Default::default(),
+            err1_user: Default::default(),
+            words_used: Default::default(),
+            pos: Default::default(),
+            max_len: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const B: usize> Default for RxDelineator<W, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, s, to_mk, seq, in_body, lead_prep, lead_done, dead, rem, fuser, acc_m,
+            acc_r, acc_use_r, c, closing, rot_amt
+        );
+        self.head.clock.next = self.clock.val();
+        self.head.rst.next = self.rst.val();
+        self.out.clock.next = self.clock.val();
+        self.out.rst.next = self.rst.val();
+        self.m_axis.data.next = self.out.m_axis.data.val();
+        self.m_axis.keep.next = self.out.m_axis.keep.val();
+        self.m_axis.user.next = self.out.m_axis.user.val();
+        self.m_axis.last.next = self.out.m_axis.last.val();
+        self.m_axis.valid.next = self.out.m_axis.valid.val();
+        self.out.m_axis.ready.next = self.m_axis.ready.val();
+
+        // ---- Input register: the beat and its word count. ----
+        self.wedge.next = 0.into();
+        for j in 0..(W / 4 - 1) {
+            self.wedge.next = self.wedge.val().replace_bit(
+                j,
+                self.s_axis.keep.val().get_bit(j * 4) & !self.s_axis.keep.val().get_bit(j * 4 + 4),
+            );
+        }
+        for j in (W / 4 - 1)..(W / 4) {
+            self.wedge.next =
+                self.wedge.val().replace_bit(j, self.s_axis.keep.val().get_bit(j * 4));
+        }
+        self.i_n.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.wedge.val().get_bit(j) {
+                self.i_n.next = self.i_n.val() | self.c_cnt[j].val();
+            }
+        }
+        self.head.s_axis.data.next = self.s_axis.data.val();
+        self.head.s_axis.keep.next = self.s_axis.keep.val();
+        self.head.s_axis.user.next = bit_cast::<PRE_USER, RX_WORD_USER>(self.s_axis.user.val())
+            | (bit_cast::<PRE_USER, 6>(self.i_n.val()) << 2);
+        self.head.s_axis.last.next = self.s_axis.last.val();
+        self.head.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.head.s_axis.ready.val();
+
+        // ---- The head beat. ----
+        self.h_v.next = self.head.m_axis.valid.val();
+        self.h_n.next = bit_cast::<6, PRE_USER>(self.head.m_axis.user.val() >> 2);
+        self.h_fin.next = self.head.m_axis.user.val().get_bit(0);
+        self.h_lost.next = self.head.m_axis.user.val().get_bit(1);
+        // Words of the head beat not yet taken.
+        self.avail.next = self.h_n.val() - self.s.q.val();
+        self.markers.next = self.cfg_markers.val();
+        if self.in_body.q.val() | self.lead_done.q.val() {
+            self.markers.next = self.fuser.q.val().get_bit(39);
+        }
+        // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken).
+        self.lead.next = self.markers.val() & (self.to_mk.q.val() == 0) & !self.lead_done.q.val();
+        self.hlane.next = self.s.q.val() + bit_cast::<6, 1>(self.lead.val().into());
+        self.hword.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.hlane.val() == self.c_lane[j].val() {
+                self.hword.next = self.head.m_axis.data.val().get_bits::<32>(j * 32);
+            }
+        }
+        // ULPDU_Length, big-endian: octet 0 (bits 7:0) is the high octet.
+        self.len.next = (bit_cast::<16, 32>(self.hword.val() & 0xFF) << 8)
+            | bit_cast::<16, 32>((self.hword.val() >> 8) & 0xFF);
+        self.max_len.next = self.cfg_max_ulpdu.val();
+        if self.cfg_max_ulpdu.val() > 64768 {
+            self.max_len.next = 64768.into();
+        }
+        // What this cycle does with the head beat (at most one thing; nothing unless the output
+        // can take a beat, so the gearbox's rotation and emissions stay in step):
+        // - t_end: the beat is exhausted (or a null beat): FIN decides the stream's end;
+        // - t_hdr: the FPDU's header is in the beat: read ULPDU_Length, set the rotation;
+        // - t_lprep / t_lfrag: the FPDU starts with a Marker in the beat's last word and its
+        //   header is in the next beat: set the rotation, then take the Marker alone;
+        // - t_frag: in the FPDU's body: take words up to the FPDU's end or the beat's end.
+        self.go.next = self.h_v.val() & !self.dead.q.val() & self.out.s_axis.ready.val();
+        self.open_fpdu.next = self.in_body.q.val() | self.lead_done.q.val();
+        self.t_end.next = self.go.val() & (self.avail.val() == 0) & !self.closing.q.val();
+        self.t_hdr.next = self.go.val()
+            & !self.in_body.q.val()
+            & (self.avail.val() != 0)
+            & (self.hlane.val() < self.h_n.val());
+        self.t_lprep.next = self.go.val()
+            & !self.in_body.q.val()
+            & !self.lead_done.q.val()
+            & self.lead.val()
+            & (self.avail.val() != 0)
+            & (self.hlane.val() >= self.h_n.val())
+            & !self.lead_prep.q.val();
+        self.t_lfrag.next = self.go.val()
+            & !self.in_body.q.val()
+            & !self.lead_done.q.val()
+            & self.lead.val()
+            & (self.avail.val() != 0)
+            & (self.hlane.val() >= self.h_n.val())
+            & self.lead_prep.q.val()
+            & !self.closing.q.val();
+        self.t_frag.next =
+            self.go.val() & self.in_body.q.val() & (self.avail.val() != 0) & !self.closing.q.val();
+        self.hdr_ok.next = self.len.val() <= self.max_len.val();
+        // In the body: the FPDU ends e_off words after lane s; a Marker at to_mk is inside the
+        // FPDU when it comes before the last body word.
+        self.mk_in.next =
+            self.markers.val() & (self.to_mk.q.val() < bit_cast::<7, 6>(self.avail.val()));
+        self.inc.next =
+            self.markers.val() & (bit_cast::<16, 7>(self.to_mk.q.val()) < self.rem.q.val());
+        self.e_off.next = self.rem.q.val() + bit_cast::<16, 1>(self.inc.val().into());
+        self.ends.next = self.e_off.val() <= bit_cast::<16, 6>(self.avail.val());
+        self.k.next = self.avail.val();
+        if self.ends.val() {
+            self.k.next = bit_cast::<6, 16>(self.e_off.val());
+        }
+        if self.t_lfrag.val() {
+            self.k.next = 1.into();
+        }
+        self.take.next = self.t_frag.val() | self.t_lfrag.val();
+        self.f_last.next = self.t_frag.val() & self.ends.val();
+
+        // ---- Gearbox: acc[0..c) ++ the fragment; full beats out, the FPDU's last beat. ----
+        self.acc.next = self.acc_m.q.val();
+        if self.acc_use_r.q.val() {
+            self.acc.next = self.acc_r.q.val();
+        }
+        self.rot.next = self.head.m_axis.data.val();
+        for st in 0..self.c_rot_l.len() {
+            if self.rot_amt.q.val().get_bit(st) {
+                self.rot.next = (self.rot.val() << self.c_rot_l[st].val())
+                    | (self.rot.val() >> self.c_rot_r[st].val());
+            }
+        }
+        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 5));
+        self.merged.next =
+            (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+        self.total.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.k.val());
+        self.gt.next = self.total.val() > bit_cast::<7, 6>(self.c_words.val());
+        // Step A: a packet's last beat left over in acc goes out.
+        self.a_emit.next = self.out.s_axis.ready.val() & self.closing.q.val();
+        // Step B: a full beat, or the FPDU's last beat.
+        self.b_emit.next = self.take.val()
+            & (self.gt.val()
+                | self.f_last.val()
+                | (self.total.val() == bit_cast::<7, 6>(self.c_words.val())));
+        self.b_last.next = self.f_last.val() & !self.gt.val();
+        // Sidebands: the FPDU's (set at its header cycle, or at its leading Marker); the error
+        // packets' (code 2: ULPDU_Length above the limit; code 1: the stream ended inside an
+        // FPDU).
+        self.new_user.next = bit_cast::<RX_FPDU_USER, 32>(self.seq.q.val())
+            | (bit_cast::<RX_FPDU_USER, 7>(self.to_mk.q.val()) << 32);
+        self.new_user.next = self
+            .new_user
+            .val()
+            .replace_bit(39, self.cfg_markers.val())
+            .replace_bit(40, self.cfg_crc.val());
+        self.err2_user.next = self.new_user.val().replace_bit(41, true).replace_bit(43, true);
+        self.err1_user.next = self.fuser.q.val().replace_bit(41, true).replace_bit(42, true);
+        if !self.open_fpdu.val() {
+            self.err1_user.next = self.new_user.val().replace_bit(41, true).replace_bit(42, true);
+        }
+        self.o_words.next = bit_cast::<7, 6>(self.c_words.val());
+        if !self.gt.val() {
+            self.o_words.next = self.total.val();
+        }
+        self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
+        self.out.s_axis.data.next = self.merged.val();
+        self.out.s_axis.user.next = self.fuser.q.val();
+        if self.t_lfrag.val() {
+            // The leading Marker opens the FPDU: its sideband is set in this cycle.
+            self.out.s_axis.user.next = self.new_user.val();
+        }
+        self.out.s_axis.last.next = self.b_last.val();
+        if self.a_emit.val() {
+            self.out.s_axis.data.next = self.acc.val();
+            self.out.s_axis.last.next = true;
+            self.o_words.next = bit_cast::<7, 6>(self.c.q.val());
+        }
+        if self.t_hdr.val() & !self.hdr_ok.val() & !self.closing.q.val() {
+            self.out.s_axis.valid.next = true;
+            self.out.s_axis.user.next = self.err2_user.val();
+            self.out.s_axis.last.next = true;
+            self.o_words.next = 0.into();
+        }
+        // The stream ends: inside an FPDU (its words so far, then the error), or with octets of
+        // an incomplete word lost (a null error packet).
+        if self.t_end.val() & self.h_fin.val() & (self.open_fpdu.val() | self.h_lost.val()) {
+            self.out.s_axis.valid.next = true;
+            self.out.s_axis.data.next = self.acc.val();
+            self.out.s_axis.user.next = self.err1_user.val();
+            self.out.s_axis.last.next = true;
+            self.o_words.next = bit_cast::<7, 6>(self.c.q.val());
+        }
+        self.out.s_axis.keep.next =
+            !(self.c_ones_w.val() << (bit_cast::<8, 7>(self.o_words.val()) << 2));
+
+        // ---- State. ----
+        self.pop.next = false;
+        self.words_used.next = 0.into();
+        self.acc_m.d.next = self.merged.val();
+        self.acc_r.d.next = self.rot.val();
+        self.acc_use_r.d.next = false;
+        self.c_next.next = self.c.q.val();
+        self.rot_amt.d.next = self.rot_amt.q.val();
+        if self.a_emit.val() {
+            self.c_next.next = 0.into();
+            self.closing.d.next = false;
+        }
+        if self.t_end.val() {
+            self.pop.next = true;
+            if self.h_fin.val() {
+                self.dead.d.next = true;
+                self.c_next.next = 0.into();
+            }
+        }
+        if self.t_hdr.val() {
+            if self.hdr_ok.val() {
+                // rem = P = (L + 5) / 4 + 1 body words; the first fragment starts at lane s.
+                self.rem.d.next = ((self.len.val() + 5) >> 2) + 1;
+                self.in_body.d.next = true;
+                if !self.lead_done.q.val() {
+                    self.fuser.d.next = self.new_user.val();
+                }
+                self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
+            } else if !self.closing.q.val() {
+                self.dead.d.next = true;
+            }
+        }
+        if self.t_lprep.val() {
+            self.lead_prep.d.next = true;
+            self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
+        }
+        if self.take.val() {
+            self.words_used.next = bit_cast::<7, 6>(self.k.val());
+            if self.b_emit.val() & self.gt.val() {
+                self.acc_use_r.d.next = true;
+                self.c_next.next = bit_cast::<6, 7>(self.total.val()) - self.c_words.val();
+                self.closing.d.next = self.f_last.val();
+            } else if self.b_emit.val() {
+                self.c_next.next = 0.into();
+            } else {
+                self.c_next.next = bit_cast::<6, 7>(self.total.val());
+            }
+            // Later fragments start at lane 0 of the next beat.
+            self.rot_amt.d.next = self.c_next.val() & self.c_wmask.val();
+            if self.t_lfrag.val() {
+                self.fuser.d.next = self.new_user.val();
+                self.lead_done.d.next = true;
+                self.lead_prep.d.next = false;
+            }
+            if self.t_frag.val() {
+                self.rem.d.next = self.rem.q.val() - bit_cast::<16, 6>(self.k.val())
+                    + bit_cast::<16, 1>(self.mk_in.val().into());
+                if self.ends.val() {
+                    self.in_body.d.next = false;
+                    self.lead_done.d.next = false;
+                }
+            }
+            // The beat is done when all its words are taken, except the stream's last beat:
+            // its end is decided when it is exhausted (t_end).
+            self.pop.next = (self.k.val() == self.avail.val()) & !self.h_fin.val();
+        }
+        // After the end, every beat is taken and dropped.
+        if self.dead.q.val() & self.h_v.val() {
+            self.pop.next = true;
+        }
+        self.head.m_axis.ready.next = self.pop.val();
+        self.c.d.next = self.c_next.val();
+        if self.pop.val() {
+            self.s.d.next = 0.into();
+        } else {
+            self.s.d.next = self.s.q.val() + bit_cast::<6, 7>(self.words_used.val());
+        }
+        self.to_mk.d.next = self.to_mk.q.val() - self.words_used.val();
+        self.seq.d.next = self.seq.q.val() + (bit_cast::<32, 7>(self.words_used.val()) << 2);
+
+        // Reset.
+        self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
+        if self.rst.val() {
+            self.s.d.next = 0.into();
+            self.to_mk.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
+            self.seq.d.next = self.cfg_seq.val();
+            self.in_body.d.next = false;
+            self.lead_prep.d.next = false;
+            self.lead_done.d.next = false;
+            self.dead.d.next = false;
+            self.c.d.next = 0.into();
+            self.closing.d.next = false;
+            self.rot_amt.d.next = 0.into();
+            self.acc_use_r.d.next = false;
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! The receive datapath of RFC 5044 for in-order TCP data (`mpa_rx`): TCP payload segments in,
+//! verified ULPDUs out.
+//!
+//! ```text
+//!  s_axis ─► RxRealigner ─► RxDelineator ─┬─► RxMarkerStrip ─► RxDeframer ─► RxRelease ─► m_axis
+//!  (segments)  A.4 (words)    section 6    └─► RxCrcCheck (4.4) ──verdicts──┘  section 6, 8
+//! ```
+//! Errors travel in band: a block that finds one ends its output with an error packet (sideband
+//! error bit and the RFC 5044 section 8 code), so the error reaches the output after exactly the
+//! ULPDUs that came before it.
+
+pub mod delineator;
+pub mod realigner;

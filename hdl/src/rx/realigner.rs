@@ -1,0 +1,364 @@
+//! `RxRealigner`: TCP payload segments in, the MPA stream out as whole 4-octet words.
+//!
+//! RFC 5044 A.4: TCP segments may be cut anywhere (re-segmenting middleboxes); the receiver must
+//! not depend on FPDU alignment. With the stream position counted from the marker origin, every
+//! MPA field (ULPDU_Length, Markers, CRC) sits in a whole 4-octet word (4.3), so later blocks work
+//! on word lanes once the octets are put back together: this block concatenates the segments'
+//! octets (in sequence order) and emits them as words, lane 0 of each beat the next word of the
+//! stream.
+//!
+//! ```text
+//!  segment octets ─► after acc's a octets (rotated up by a octets) ─► full beats out;
+//!  at a segment's end: the whole words out (a partial beat, `last`), the 0..3 octets of the
+//!  incomplete word kept for the next segment
+//! ```
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
+//! | `cfg_seq` | in | 32 | sequence number of the first octet of the MPA stream (the first FPDU), loaded while `rst` is high |
+//! | `cfg_origin` | in | 32 | sequence number of the marker origin, loaded while `rst` is high |
+//! | `s_axis` | in | 8W | segments, one per packet, lane 0 first, 1..any octets (a null beat is allowed); `user[31:0]` the sequence number of the first octet (first beat), `user[32]` FIN: the stream ends after this segment (last beat) |
+//! | `m_axis` | out | 8W | the stream as words: every beat full but a segment's last, which has its whole words (`last` set; also set on the final beat); `user` [`RX_WORD_USER`]: `[0]` the stream ends after this beat, `[1]` it ended inside a word (octets lost) |
+//! | `err_seq` | out | 1 | pulse: a segment whose sequence number was not the next expected one was dropped (this path takes segments in order only) |
+//! | `cfg_misaligned` | out | 1 | `cfg_seq - cfg_origin` is not a multiple of 4 (FPDUs start on 4-octet boundaries, 4.3) |
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//!
+//! ### Latency and throughput
+//! Two cycles (an input register slice, the output queue; `m_axis` is a 2:1 multiplexer of
+//! registers, [`crate::stream_outq::StreamOutQ`]). One beat per cycle; a segment's end costs one
+//! more cycle when its whole words did not all fit the beat that completed a full one.
+//!
+//! ### Reset
+//! `rst` loads the expected sequence number and empties the octet buffer.
+
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_outq::StreamOutQ;
+use crate::stream_skid::StreamSkid;
+use rust_hdl::prelude::*;
+
+/// Segment sideband: `[31:0]` sequence number of the first octet, `[32]` FIN.
+pub const RX_SEG_USER: usize = 33;
+/// Word-stream sideband: `[0]` the stream ends after this beat, `[1]` it ended inside a word.
+pub const RX_WORD_USER: usize = 2;
+
+/// Registered input sideband: `[32:0]` as on `s_axis`, `[39:33]` octets in the beat.
+const PRE_USER: usize = 40;
+
+/// The realigner; see the module documentation.
+#[derive(LogicBlock)]
+pub struct RxRealigner<const W: usize, const B: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// Sequence number of the first octet of the MPA stream.
+    pub cfg_seq: Signal<In, Bits<32>>,
+    /// Sequence number of the marker origin.
+    pub cfg_origin: Signal<In, Bits<32>>,
+    /// Segments.
+    pub s_axis: StreamSink<W, B, RX_SEG_USER>,
+    /// The stream as words.
+    pub m_axis: StreamSource<W, B, RX_WORD_USER>,
+    /// Pulse: a segment out of sequence was dropped.
+    pub err_seq: Signal<Out, Bit>,
+    /// The configured start is not 4-octet aligned.
+    pub cfg_misaligned: Signal<Out, Bit>,
+    pre: StreamSkid<W, B, PRE_USER>,
+    out: StreamOutQ<W, B, RX_WORD_USER>,
+    exp_seq: DFF<Bits<32>>,
+    in_seg: DFF<Bit>,
+    drop: DFF<Bit>,
+    // Octets waiting (lanes 0..a), and a segment's whole words still to go out (flush).
+    acc: DFF<Bits<B>>,
+    a: DFF<Bits<8>>,
+    flush: DFF<Bit>,
+    flush_fin: DFF<Bit>,
+    done: DFF<Bit>,
+    err_q: DFF<Bit>,
+    misaligned: DFF<Bit>,
+    // Constants.
+    c_ones: Constant<Bits<B>>,
+    c_ones_w: Constant<Bits<W>>,
+    c_w: Constant<Bits<8>>,
+    c_rot_l: Vec<Constant<Bits<16>>>,
+    c_rot_r: Vec<Constant<Bits<16>>>,
+    c_cnt: Vec<Constant<Bits<8>>>,
+    c_lane: Vec<Constant<Bits<8>>>,
+    // Combinational.
+    kedge: Signal<Local, Bits<W>>,
+    kc: Signal<Local, Bits<8>>,
+    p_user: Signal<Local, Bits<PRE_USER>>,
+    k: Signal<Local, Bits<8>>,
+    first: Signal<Local, Bit>,
+    seq_ok: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    use_beat: Signal<Local, Bit>,
+    fin: Signal<Local, Bit>,
+    total: Signal<Local, Bits<8>>,
+    full: Signal<Local, Bit>,
+    rot: Signal<Local, Bits<B>>,
+    mask_a: Signal<Local, Bits<B>>,
+    merged: Signal<Local, Bits<B>>,
+    rem_src: Signal<Local, Bits<B>>,
+    rem_n: Signal<Local, Bits<8>>,
+    rem_word: Signal<Local, Bits<32>>,
+    emit: Signal<Local, Bit>,
+    o_bytes: Signal<Local, Bits<8>>,
+    o_fin: Signal<Local, Bit>,
+    o_lost: Signal<Local, Bit>,
+    pos: Signal<Local, Bits<32>>,
+}
+
+impl<const W: usize, const B: usize> RxRealigner<W, B> {
+    /// Builds the realigner; panics with a message naming the rule if `W`/`B` is illegal.
+    pub fn new() -> Self {
+        check_stream_params("RxRealigner", W, B, RX_SEG_USER);
+        crate::tx::check_tx_width("RxRealigner", W);
+        let stages = W.trailing_zeros() as usize;
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cfg_seq: Default::default(),
+            cfg_origin: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            err_seq: Default::default(),
+            cfg_misaligned: Default::default(),
+            pre: StreamSkid::new(),
+            out: StreamOutQ::new(),
+            exp_seq: Default::default(),
+            in_seg: Default::default(),
+            drop: Default::default(),
+            acc: Default::default(),
+            a: Default::default(),
+            flush: Default::default(),
+            flush_fin: Default::default(),
+            done: Default::default(),
+            err_q: Default::default(),
+            misaligned: Default::default(),
+            c_ones: Constant::new(Bits::<B>::mask()),
+            c_ones_w: Constant::new(Bits::<W>::mask()),
+            c_w: Constant::new((W as u64).into()),
+            c_rot_l: (0..stages).map(|s| c16(8 << s)).collect(),
+            c_rot_r: (0..stages).map(|s| c16(B - (8 << s))).collect(),
+            c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            c_lane: (0..W / 4).map(|j| Constant::new((j as u64).into())).collect(),
+            kedge: Default::default(),
+            kc: Default::default(),
+            p_user: Default::default(),
+            k: Default::default(),
+            first: Default::default(),
+            seq_ok: Default::default(),
+            take: Default::default(),
+            use_beat: Default::default(),
+            fin: Default::default(),
+            total: Default::default(),
+            full: Default::default(),
+            rot: Default::default(),
+            mask_a: Default::default(),
+            merged: Default::default(),
+            rem_src: Default::default(),
+            rem_n: Default::default(),
+            rem_word: Default::default(),
+            emit: Default::default(),
+            o_bytes: Default::default(),
+            o_fin: Default::default(),
+            o_lost: Default::default(),
+            pos: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const B: usize> Default for RxRealigner<W, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, exp_seq, in_seg, drop, acc, a, flush, flush_fin, done, err_q, misaligned
+        );
+        self.pre.clock.next = self.clock.val();
+        self.pre.rst.next = self.rst.val();
+        self.out.clock.next = self.clock.val();
+        self.out.rst.next = self.rst.val();
+        self.m_axis.data.next = self.out.m_axis.data.val();
+        self.m_axis.keep.next = self.out.m_axis.keep.val();
+        self.m_axis.user.next = self.out.m_axis.user.val();
+        self.m_axis.last.next = self.out.m_axis.last.val();
+        self.m_axis.valid.next = self.out.m_axis.valid.val();
+        self.out.m_axis.ready.next = self.m_axis.ready.val();
+        self.err_seq.next = self.err_q.q.val();
+        self.err_q.d.next = false;
+        self.cfg_misaligned.next = self.misaligned.q.val();
+
+        // ---- Input register: the beat and its octet count. ----
+        self.kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);
+        self.kc.next = 0.into();
+        for j in 0..W {
+            if self.kedge.val().get_bit(j) {
+                self.kc.next = self.kc.val() | self.c_cnt[j].val();
+            }
+        }
+        self.pre.s_axis.data.next = self.s_axis.data.val();
+        self.pre.s_axis.keep.next = self.s_axis.keep.val();
+        self.pre.s_axis.user.next = bit_cast::<PRE_USER, RX_SEG_USER>(self.s_axis.user.val())
+            | (bit_cast::<PRE_USER, 8>(self.kc.val()) << 33);
+        self.pre.s_axis.last.next = self.s_axis.last.val();
+        self.pre.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.pre.s_axis.ready.val();
+
+        // ---- The core. ----
+        self.p_user.next = self.pre.m_axis.user.val();
+        self.k.next = bit_cast::<8, PRE_USER>((self.p_user.val() >> 33) & 0x7F);
+        self.first.next = !self.in_seg.q.val();
+        self.seq_ok.next =
+            bit_cast::<32, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64) == self.exp_seq.q.val();
+        // Take a beat when the output can take one and no segment end is being flushed; after
+        // the stream's end nothing more is taken (beats are dropped).
+        self.take.next = self.pre.m_axis.valid.val()
+            & ((self.out.s_axis.ready.val() & !self.flush.q.val()) | self.done.q.val());
+        self.pre.m_axis.ready.next =
+            (self.out.s_axis.ready.val() & !self.flush.q.val()) | self.done.q.val();
+        // The beat counts if its segment is the next in sequence.
+        self.use_beat.next = self.take.val()
+            & !self.done.q.val()
+            & ((self.first.val() & self.seq_ok.val()) | (!self.first.val() & !self.drop.q.val()));
+        self.fin.next = self.pre.m_axis.last.val() & self.p_user.val().get_bit(32);
+        if self.take.val() {
+            self.in_seg.d.next = !self.pre.m_axis.last.val();
+            if self.first.val() {
+                self.drop.d.next = !self.seq_ok.val() & !self.done.q.val();
+                self.err_q.d.next = !self.seq_ok.val() & !self.done.q.val();
+            }
+        }
+        // The beat's octets after acc's a octets.
+        self.total.next = self.a.q.val() + self.k.val();
+        self.full.next = self.total.val() >= self.c_w.val();
+        self.rot.next = self.pre.m_axis.data.val();
+        for s in 0..self.c_rot_l.len() {
+            if self.a.q.val().get_bit(s) {
+                self.rot.next = (self.rot.val() << self.c_rot_l[s].val())
+                    | (self.rot.val() >> self.c_rot_r[s].val());
+            }
+        }
+        self.mask_a.next = !(self.c_ones.val() << (bit_cast::<16, 8>(self.a.q.val()) << 3));
+        self.merged.next =
+            (self.acc.q.val() & self.mask_a.val()) | (self.rot.val() & !self.mask_a.val());
+        // The incomplete word left after a segment's whole words go out: word rem_n / 4 of the
+        // source (merged, or acc when flushing), moved to lane 0.
+        self.rem_src.next = self.merged.val();
+        self.rem_n.next = self.total.val();
+        if self.flush.q.val() {
+            self.rem_src.next = self.acc.q.val();
+            self.rem_n.next = self.a.q.val();
+        }
+        self.rem_word.next = 0.into();
+        for j in 0..(W / 4) {
+            if (self.rem_n.val() >> 2) == self.c_lane[j].val() {
+                self.rem_word.next = self.rem_src.val().get_bits::<32>(j * 32);
+            }
+        }
+        // What goes out: a full beat; a segment's last whole words; a flush of acc's words.
+        self.emit.next = false;
+        self.o_bytes.next = self.c_w.val();
+        self.o_fin.next = false;
+        self.o_lost.next = false;
+        self.out.s_axis.data.next = self.merged.val();
+        if self.flush.q.val() {
+            self.emit.next = self.out.s_axis.ready.val();
+            self.o_bytes.next = self.a.q.val() & 0xFC;
+            self.o_fin.next = self.flush_fin.q.val();
+            self.o_lost.next = self.flush_fin.q.val() & ((self.a.q.val() & 3) != 0);
+            self.out.s_axis.data.next = self.acc.q.val();
+        } else if self.use_beat.val() {
+            if self.full.val() {
+                self.emit.next = true;
+                // The segment's last beat: nothing left to say about its end in this beat
+                // unless it completed exactly one beat.
+                if self.pre.m_axis.last.val() & (self.total.val() == self.c_w.val()) {
+                    self.o_fin.next = self.fin.val();
+                }
+            } else if self.pre.m_axis.last.val() {
+                self.emit.next = (self.total.val() >= 4) | self.fin.val();
+                self.o_bytes.next = self.total.val() & 0xFC;
+                self.o_fin.next = self.fin.val();
+                self.o_lost.next = self.fin.val() & ((self.total.val() & 3) != 0);
+            }
+        } else if self.take.val() & !self.done.q.val() & self.fin.val() {
+            // A dropped segment that ends the stream: say so (with what is in acc lost).
+            self.emit.next = true;
+            self.o_bytes.next = 0.into();
+            self.o_fin.next = true;
+            self.o_lost.next = self.a.q.val() != 0;
+        }
+        self.out.s_axis.valid.next = self.emit.val();
+        self.out.s_axis.keep.next = !(self.c_ones_w.val() << self.o_bytes.val());
+        self.out.s_axis.last.next = (self.o_bytes.val() != self.c_w.val()) | self.o_fin.val();
+        self.out.s_axis.user.next = bit_cast::<RX_WORD_USER, 1>(self.o_fin.val().into())
+            | (bit_cast::<RX_WORD_USER, 1>(self.o_lost.val().into()) << 1);
+        // State.
+        if self.flush.q.val() {
+            if self.emit.val() {
+                self.flush.d.next = false;
+                self.acc.d.next = bit_cast::<B, 32>(self.rem_word.val());
+                self.a.d.next = self.a.q.val() & 3;
+                if self.flush_fin.q.val() {
+                    self.done.d.next = true;
+                }
+            }
+        } else if self.use_beat.val() {
+            self.exp_seq.d.next = self.exp_seq.q.val() + bit_cast::<32, 8>(self.k.val());
+            if self.full.val() {
+                self.acc.d.next = self.rot.val();
+                self.a.d.next = self.total.val() - self.c_w.val();
+                // A segment's end with whole words still in acc: flush them next cycle.
+                if self.pre.m_axis.last.val() & (self.total.val() != self.c_w.val()) {
+                    self.flush.d.next = (self.total.val() - self.c_w.val() >= 4) | self.fin.val();
+                    self.flush_fin.d.next = self.fin.val();
+                    if (self.total.val() - self.c_w.val() < 4) & !self.fin.val() {
+                        self.flush.d.next = false;
+                    }
+                }
+                if self.pre.m_axis.last.val()
+                    & (self.total.val() == self.c_w.val())
+                    & self.fin.val()
+                {
+                    self.done.d.next = true;
+                }
+            } else if self.pre.m_axis.last.val() {
+                self.acc.d.next = bit_cast::<B, 32>(self.rem_word.val());
+                self.a.d.next = self.total.val() & 3;
+                if self.fin.val() {
+                    self.done.d.next = true;
+                }
+            } else {
+                self.acc.d.next = self.merged.val();
+                self.a.d.next = self.total.val();
+            }
+        } else if self.take.val() & !self.done.q.val() & self.fin.val() {
+            self.done.d.next = true;
+        }
+        // Reset.
+        self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
+        if self.rst.val() {
+            self.exp_seq.d.next = self.cfg_seq.val();
+            self.misaligned.d.next = (self.pos.val() & 3) != 0;
+            self.in_seg.d.next = false;
+            self.drop.d.next = false;
+            self.a.d.next = 0.into();
+            self.flush.d.next = false;
+            self.flush_fin.d.next = false;
+            self.done.d.next = false;
+            self.err_q.d.next = false;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! The receive blocks ([`hdl::rx`]) under simulation: bindings for the direct-drive engine and
+//! builders for either engine.
+
+use crate::tx::block_engine;
+use crate::CycleSim;
+use hdl::rx::delineator::RxDelineator;
+use hdl::rx::realigner::RxRealigner;
+use hdl::with_width;
+
+crate::direct_top!([const W: usize, const B: usize] RxRealigner<W, B> {
+    in rst, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out err_seq, out cfg_misaligned
+});
+
+crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
+    in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
+    source m_axis
+});
+
+/// The realigner alone at `width` bytes per beat.
+pub fn realigner(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_realigner_w{W}"),
+        RxRealigner::<W, B>::new()
+    ))
+}
+
+/// The delineator alone at `width` bytes per beat.
+pub fn delineator(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_delineator_w{W}"),
+        RxDelineator::<W, B>::new()
+    ))
+}

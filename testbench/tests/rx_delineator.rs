@@ -1,0 +1,225 @@
+//! `RxDelineator` (RFC 5044 section 6): the in-order word stream becomes one packet per FPDU,
+//! Markers inside the FPDU's span included, checked against the golden framer's FPDUs at every
+//! width on both engines with idle and backpressure; a ULPDU_Length above the limit ends the
+//! stream with code 2, a stream ending inside an FPDU with code 1.
+
+use golden::fpdu::FramingConfig;
+use rand::Rng;
+use sim::packet::{run_packets, Packet, PacketRun};
+use sim::stream::Pattern;
+use testbench::rng;
+use testbench::rx::word_stream;
+use testbench::tx::framed_fpdus;
+
+const ERR: u64 = 1 << 41;
+
+struct Case {
+    markers: bool,
+    crc: bool,
+    /// Stream position of the first FPDU (from the marker origin).
+    offset: u32,
+    seq: u32,
+    max_ulpdu: u64,
+}
+
+impl Case {
+    fn settings(&self) -> Vec<(String, u64)> {
+        vec![
+            ("cfg_seq".into(), self.seq as u64),
+            ("cfg_origin".into(), self.seq.wrapping_sub(self.offset) as u64),
+            ("cfg_markers".into(), self.markers as u64),
+            ("cfg_crc".into(), self.crc as u64),
+            ("cfg_max_ulpdu".into(), self.max_ulpdu),
+        ]
+    }
+
+    /// The sideband of an FPDU starting `at` octets into the stream.
+    fn user(&self, at: usize) -> u64 {
+        let pos = self.offset.wrapping_add(at as u32);
+        let to_mk = ((512 - pos % 512) % 512) / 4;
+        (self.seq.wrapping_add(at as u32) as u64)
+            | ((to_mk as u64) << 32)
+            | ((self.markers as u64) << 39)
+            | ((self.crc as u64) << 40)
+    }
+}
+
+/// Runs the word stream of `stream` through the delineator.
+fn run(
+    engine: &str,
+    w: usize,
+    case: &Case,
+    stream: &[u8],
+    lost: bool,
+    seed: u64,
+    opts: PacketRun,
+) -> Vec<Packet> {
+    let mut sim = sim::rx::delineator(engine, w).unwrap();
+    let mut r = rng(seed);
+    let input = word_stream(&mut r, stream, w, lost);
+    let opts = PacketRun { settings: case.settings(), ..opts };
+    run_packets(sim.as_mut(), &input, &opts).unwrap().packets
+}
+
+/// Every packet carries one sideband value on all its beats.
+fn assert_uniform(p: &Packet) {
+    assert!(
+        p.users.iter().all(|&u| u == p.users[0]),
+        "sideband changes inside a packet: {:x?}",
+        p.users
+    );
+}
+
+fn ulpdus(seed: u64, n: usize, max: usize) -> Vec<Vec<u8>> {
+    let mut r = rng(seed);
+    (0..n)
+        .map(|_| {
+            let len =
+                if r.gen_bool(0.1) { r.gen_range(0..=max) } else { r.gen_range(0..=max.min(200)) };
+            (0..len).map(|_| r.gen()).collect()
+        })
+        .collect()
+}
+
+fn check_fpdus(
+    engine: &str,
+    w: usize,
+    case: &Case,
+    seed: u64,
+    n: usize,
+    max: usize,
+    opts: PacketRun,
+) {
+    let cfg = FramingConfig { markers: case.markers, crc: case.crc, offset: case.offset };
+    let fpdus = framed_fpdus(cfg, &ulpdus(seed, n, max));
+    let stream: Vec<u8> = fpdus.concat();
+    let out = run(engine, w, case, &stream, false, seed, opts);
+    assert_eq!(out.len(), fpdus.len(), "{engine} W={w}: FPDU count");
+    let mut at = 0usize;
+    for (i, (p, f)) in out.iter().zip(&fpdus).enumerate() {
+        assert_uniform(p);
+        assert_eq!(p.data, *f, "{engine} W={w}: FPDU {i} ({} octets) at {at}", f.len());
+        assert_eq!(p.user(), case.user(at), "{engine} W={w}: FPDU {i} sideband");
+        at += f.len();
+    }
+}
+
+macro_rules! delineator_tests {
+    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn fpdus_with_markers_from_every_start() {
+                // Offsets that put the first FPDU on a Marker, right before one, anywhere.
+                for (k, off) in [0u32, 4, 508, 504, 512 - 4 * ($w as u32 / 4), 1000, 2044].into_iter().enumerate() {
+                    let case = Case { markers: true, crc: k % 2 == 0, offset: off, seq: 7u32.wrapping_sub(off) ^ 0x8000_0000, max_ulpdu: 64768 };
+                    check_fpdus($engine, $w, &case, k as u64 * 31 + $w, 40, 1500, PacketRun::default());
+                }
+            }
+
+            #[test]
+            fn fpdus_without_markers() {
+                let case = Case { markers: false, crc: true, offset: 12, seq: u32::MAX - 40, max_ulpdu: 64768 };
+                check_fpdus($engine, $w, &case, 3 + $w, 60, 3000, PacketRun::default());
+            }
+
+            #[test]
+            fn idle_and_backpressure() {
+                let opts = PacketRun {
+                    idle: Pattern::Random { p: 0.6, seed: 11 },
+                    backpressure: Pattern::Random { p: 0.5, seed: 12 },
+                    ..PacketRun::default()
+                };
+                let case = Case { markers: true, crc: true, offset: 496, seq: 1234, max_ulpdu: 64768 };
+                check_fpdus($engine, $w, &case, 99 + $w, 60, 900, opts);
+            }
+        }
+    )*};
+}
+
+delineator_tests! {
+    rusthdl_w4: "rusthdl", 4;
+    rusthdl_w8: "rusthdl", 8;
+    rusthdl_w16: "rusthdl", 16;
+    rusthdl_w32: "rusthdl", 32;
+    rusthdl_w64: "rusthdl", 64;
+    verilator_w8: "verilator", 8;
+    verilator_w64: "verilator", 64;
+}
+
+#[test]
+fn ulpdu_length_above_the_limit_ends_the_stream_with_code_2() {
+    for w in [4, 8, 16, 64] {
+        for markers in [false, true] {
+            let case = Case { markers, crc: true, offset: 0, seq: 0, max_ulpdu: 100 };
+            let cfg = FramingConfig { markers, crc: true, offset: 0 };
+            let mut us = ulpdus(5, 6, 100);
+            us[4] = vec![1; 101];
+            let fpdus = framed_fpdus(cfg, &us);
+            let stream = fpdus.concat();
+            let out = run("rusthdl", w, &case, &stream, false, 1, PacketRun::default());
+            assert_eq!(out.len(), 5, "W={w} markers={markers}: four FPDUs and the error");
+            for (p, f) in out.iter().zip(&fpdus[..4]) {
+                assert_eq!(p.data, *f);
+            }
+            let at: usize = fpdus[..4].iter().map(|f| f.len()).sum();
+            let e = &out[4];
+            assert_eq!(e.data.len(), 0, "W={w}: the error packet carries no words");
+            assert_eq!(
+                e.user(),
+                case.user(at) | ERR | (2 << 42),
+                "W={w}: code 2 at the FPDU's sequence number"
+            );
+        }
+    }
+}
+
+#[test]
+fn stream_ending_inside_an_fpdu_ends_with_code_1() {
+    for w in [4, 8, 32] {
+        let case = Case { markers: true, crc: true, offset: 0, seq: 100, max_ulpdu: 64768 };
+        let cfg = FramingConfig { markers: true, crc: true, offset: 0 };
+        let fpdus = framed_fpdus(cfg, &ulpdus(8, 12, 700));
+        let whole: Vec<u8> = fpdus.concat();
+        let mut r = rng(w as u64);
+        for _ in 0..6 {
+            // Cut inside the 10th FPDU, on a word boundary (the realigner hands on whole words).
+            let start: usize = fpdus[..9].iter().map(|f| f.len()).sum();
+            let cut = start + 4 * r.gen_range(1..fpdus[9].len() / 4);
+            let out =
+                run("rusthdl", w, &case, &whole[..cut], true, cut as u64, PacketRun::default());
+            assert_eq!(out.len(), 10, "W={w} cut {cut}");
+            for (p, f) in out.iter().zip(&fpdus[..9]) {
+                assert_eq!(p.data, *f);
+            }
+            let e = &out[9];
+            assert_eq!(e.data, whole[start..cut], "W={w} cut {cut}: the partial FPDU's words");
+            assert_eq!(
+                *e.users.last().unwrap(),
+                case.user(start) | ERR | (1 << 42),
+                "W={w} cut {cut}"
+            );
+        }
+        // The stream ends on an FPDU boundary, but with octets of a word lost: a null error.
+        let out = run("rusthdl", w, &case, &whole, true, 3, PacketRun::default());
+        assert_eq!(out.len(), 13, "W={w}: the FPDUs and the error");
+        assert_eq!(out[12].data.len(), 0);
+        assert_eq!(out[12].user() & (ERR | (3 << 42)), ERR | (1 << 42));
+        // And a clean end: no error.
+        let out = run("rusthdl", w, &case, &whole, false, 3, PacketRun::default());
+        assert_eq!(out.len(), 12, "W={w}: a clean end");
+    }
+}
+
+#[test]
+fn input_after_the_error_is_dropped() {
+    let case = Case { markers: false, crc: true, offset: 0, seq: 0, max_ulpdu: 50 };
+    let cfg = FramingConfig { markers: false, crc: true, offset: 0 };
+    let mut us = ulpdus(2, 30, 50);
+    us[1] = vec![0; 51];
+    let stream = framed_fpdus(cfg, &us).concat();
+    let out = run("rusthdl", 8, &case, &stream, false, 4, PacketRun::default());
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[1].user() & (ERR | (3 << 42)), ERR | (2 << 42));
+}
