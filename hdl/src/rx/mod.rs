@@ -9,5 +9,6 @@
 //! error bit and the RFC 5044 section 8 code), so the error reaches the output after exactly the
 //! ULPDUs that came before it.
 
+pub mod crc_check;
 pub mod delineator;
 pub mod realigner;
