@@ -4,6 +4,7 @@
 use crate::tx::block_engine;
 use crate::CycleSim;
 use hdl::rx::crc_check::RxCrcCheck;
+use hdl::rx::deframer::RxDeframer;
 use hdl::rx::delineator::RxDelineator;
 use hdl::rx::realigner::RxRealigner;
 use hdl::with_width;
@@ -19,6 +20,10 @@ crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
 
 crate::direct_top!([const W: usize, const B: usize] RxCrcCheck<W, B> {
     in rst, sink s_axis, source m_axis, out err_crc
+});
+
+crate::direct_top!([const W: usize, const B: usize] RxDeframer<W, B> {
+    in rst, sink s_axis, source m_axis, out err_marker
 });
 
 /// The realigner alone at `width` bytes per beat.
@@ -48,5 +53,15 @@ pub fn crc_check(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String
         engine,
         &format!("rx_crc_check_w{W}"),
         RxCrcCheck::<W, B>::new()
+    ))
+}
+
+/// The deframer (Marker stripper, PAD/CRC removal) alone at `width` bytes per beat.
+pub fn deframer(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_deframer_w{W}"),
+        RxDeframer::<W, B>::new()
     ))
 }

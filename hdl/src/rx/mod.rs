@@ -10,5 +10,6 @@
 //! ULPDUs that came before it.
 
 pub mod crc_check;
+pub mod deframer;
 pub mod delineator;
 pub mod realigner;

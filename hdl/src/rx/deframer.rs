@@ -1,0 +1,458 @@
+//! `RxDeframer`: the Marker stripper and PAD/CRC removal of the receive path (RFC 5044 4.2,
+//! 4.3, 6, 8): FPDU packets in, ULPDU packets out.
+//!
+//! Each FPDU packet (from [`super::crc_check::RxCrcCheck`]) is the FPDU's words, Markers
+//! included, lane 0 its first word. The block removes every Marker (the words at
+//! `to_mk0 + 128 i` of the packet, 4.3), checks each Marker's FPDUPTR against the FPDU boundary
+//! (low two bits ignored, 4.2: 0 for a leading Marker, otherwise the octets back to the
+//! ULPDU_Length field), removes the 2-octet ULPDU_Length, and keeps exactly ULPDU_Length octets
+//! (PAD and CRC dropped). The ULPDU's last beat is held until the FPDU's last beat, which carries
+//! the CRC verdict, so every verdict lands on the ULPDU packet's last beat:
+//! - a good FPDU: the ULPDU, last beat with `user[48]` low;
+//! - an error (upstream code 1 or 2; code 3 here when a Marker's FPDUPTR disagrees and the CRC is
+//!   good or off, 8): the packet ends with a null beat (`keep` 0) with `user[48]` set and the
+//!   code in `user[50:49]`; octets before it in that packet are not a ULPDU. Nothing leaves
+//!   after it (8: no further FPDUs on that half connection) until reset.
+//!
+//! ```text
+//!  s_axis ─► strip: the beat's Marker out (words above it move down one), FPDUPTR check
+//!         ─► register ─► gearbox on 16-bit lanes (drops ULPDU_Length, packs full beats,
+//!            counts ULPDU octets) ─► StreamOutQ ─► m_axis
+//! ```
+//!
+//! This is cut-through: a ULPDU's beats leave before its CRC is known and the verdict comes on
+//! its last beat. Verify-before-release (section 6) is the job of a packet buffer after this
+//! block, which is not built yet.
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
+//! | `s_axis` | in | 8W | FPDU packets, `user` as [`super::delineator::RX_FPDU_USER`] |
+//! | `m_axis` | out | 8W | ULPDU packets (an empty ULPDU is one null beat); `user` [`RX_ULPDU_USER`]: `[31:0]` the FPDU's sequence number, `[47:32]` ULPDU_Length, `[48]` error, `[50:49]` its section 8 code |
+//! | `err_marker` | out | 1 | pulse: an FPDU was rejected with code 3 |
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//!
+//! ### Latency and throughput
+//! Two cycles from an FPDU beat in to the ULPDU beat out (the strip register, the output queue)
+//! when the beat completes one. One input beat per cycle; an FPDU whose ULPDU needs one beat more
+//! than its last input beat completes costs one more cycle.
+//!
+//! ### Reset
+//! `rst` starts at a packet boundary and empties the gearbox.
+
+use crate::rx::delineator::RX_FPDU_USER;
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_outq::StreamOutQ;
+use crate::stream_skid::StreamSkid;
+use rust_hdl::prelude::*;
+
+/// ULPDU-packet sideband: `[31:0]` FPDU sequence number, `[47:32]` ULPDU_Length, `[48]` error,
+/// `[50:49]` RFC 5044 section 8 code.
+pub const RX_ULPDU_USER: usize = 51;
+
+/// Strip-stage sideband: `[43:0]` as on `s_axis`, `[48:44]` words left in the beat, `[49]` a
+/// Marker of this FPDU so far had a wrong FPDUPTR.
+const PRE_USER: usize = 50;
+
+/// The deframer; see the module documentation.
+#[derive(LogicBlock)]
+pub struct RxDeframer<const W: usize, const B: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// FPDU packets.
+    pub s_axis: StreamSink<W, B, RX_FPDU_USER>,
+    /// ULPDU packets.
+    pub m_axis: StreamSource<W, B, RX_ULPDU_USER>,
+    /// Pulse: an FPDU rejected with code 3.
+    pub err_marker: Signal<Out, Bit>,
+    pre: StreamSkid<W, B, PRE_USER>,
+    out: StreamOutQ<W, B, RX_ULPDU_USER>,
+    // Strip stage state.
+    s_mid: DFF<Bit>,
+    s_to_mk: DFF<Bits<7>>,
+    s_wi: DFF<Bits<16>>,
+    s_lead: DFF<Bit>,
+    s_bad: DFF<Bit>,
+    // Gearbox state.
+    hdr_seen: DFF<Bit>,
+    len: DFF<Bits<16>>,
+    rem: DFF<Bits<16>>,
+    acc: DFF<Bits<B>>,
+    c: DFF<Bits<6>>,
+    closing: DFF<Bit>,
+    dead: DFF<Bit>,
+    close_n: DFF<Bits<16>>,
+    close_user: DFF<Bits<RX_ULPDU_USER>>,
+    err_q: DFF<Bit>,
+    // Constants.
+    c_ones: Constant<Bits<B>>,
+    c_ones_w: Constant<Bits<W>>,
+    c_w: Constant<Bits<16>>,
+    c_halves: Constant<Bits<7>>,
+    c_hmask: Constant<Bits<6>>,
+    c_wmask: Constant<Bits<16>>,
+    c_rot_l: Vec<Constant<Bits<16>>>,
+    c_rot_r: Vec<Constant<Bits<16>>>,
+    c_cnt: Vec<Constant<Bits<5>>>,
+    c_lane: Vec<Constant<Bits<7>>>,
+    // Strip stage.
+    wedge: Signal<Local, Bits<W>>,
+    n: Signal<Local, Bits<5>>,
+    tm: Signal<Local, Bits<7>>,
+    wi: Signal<Local, Bits<16>>,
+    lead: Signal<Local, Bit>,
+    has_mk: Signal<Local, Bit>,
+    mk_word: Signal<Local, Bits<32>>,
+    ptr: Signal<Local, Bits<16>>,
+    ptr_want: Signal<Local, Bits<16>>,
+    mk_abs: Signal<Local, Bits<16>>,
+    bad_now: Signal<Local, Bit>,
+    comp: Signal<Local, Bits<B>>,
+    low: Signal<Local, Bits<B>>,
+    words: Signal<Local, Bits<5>>,
+    s_take: Signal<Local, Bit>,
+    // Gearbox.
+    p_user: Signal<Local, Bits<PRE_USER>>,
+    p_words: Signal<Local, Bits<5>>,
+    p_last: Signal<Local, Bit>,
+    go: Signal<Local, Bit>,
+    is_hdr: Signal<Local, Bit>,
+    s0: Signal<Local, Bits<6>>,
+    k: Signal<Local, Bits<7>>,
+    rot_amt: Signal<Local, Bits<6>>,
+    rot: Signal<Local, Bits<B>>,
+    mask_c: Signal<Local, Bits<B>>,
+    merged: Signal<Local, Bits<B>>,
+    total: Signal<Local, Bits<7>>,
+    cur_len: Signal<Local, Bits<16>>,
+    cur_rem: Signal<Local, Bits<16>>,
+    hword: Signal<Local, Bits<16>>,
+    err_in: Signal<Local, Bit>,
+    err_any: Signal<Local, Bit>,
+    f_user: Signal<Local, Bits<RX_ULPDU_USER>>,
+    o_n: Signal<Local, Bits<16>>,
+}
+
+impl<const W: usize, const B: usize> RxDeframer<W, B> {
+    /// Builds the deframer; panics with a message naming the rule if `W`/`B` is illegal.
+    pub fn new() -> Self {
+        check_stream_params("RxDeframer", W, B, RX_ULPDU_USER);
+        crate::tx::check_tx_width("RxDeframer", W);
+        let halves = W / 2;
+        let stages = halves.trailing_zeros() as usize;
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            err_marker: Default::default(),
+            pre: StreamSkid::new(),
+            out: StreamOutQ::new(),
+            s_mid: Default::default(),
+            s_to_mk: Default::default(),
+            s_wi: Default::default(),
+            s_lead: Default::default(),
+            s_bad: Default::default(),
+            hdr_seen: Default::default(),
+            len: Default::default(),
+            rem: Default::default(),
+            acc: Default::default(),
+            c: Default::default(),
+            closing: Default::default(),
+            dead: Default::default(),
+            close_n: Default::default(),
+            close_user: Default::default(),
+            err_q: Default::default(),
+            c_ones: Constant::new(Bits::<B>::mask()),
+            c_ones_w: Constant::new(Bits::<W>::mask()),
+            c_w: c16(W),
+            c_halves: Constant::new((halves as u64).into()),
+            c_hmask: Constant::new(((halves - 1) as u64).into()),
+            c_wmask: c16(W / 4 - 1),
+            c_rot_l: (0..stages).map(|s| c16(16 << s)).collect(),
+            c_rot_r: (0..stages).map(|s| c16(B - (16 << s))).collect(),
+            c_cnt: (0..W / 4).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            c_lane: (0..W / 4).map(|k| Constant::new((k as u64).into())).collect(),
+            wedge: Default::default(),
+            n: Default::default(),
+            tm: Default::default(),
+            wi: Default::default(),
+            lead: Default::default(),
+            has_mk: Default::default(),
+            mk_word: Default::default(),
+            ptr: Default::default(),
+            ptr_want: Default::default(),
+            mk_abs: Default::default(),
+            bad_now: Default::default(),
+            comp: Default::default(),
+            low: Default::default(),
+            words: Default::default(),
+            s_take: Default::default(),
+            p_user: Default::default(),
+            p_words: Default::default(),
+            p_last: Default::default(),
+            go: Default::default(),
+            is_hdr: Default::default(),
+            s0: Default::default(),
+            k: Default::default(),
+            rot_amt: Default::default(),
+            rot: Default::default(),
+            mask_c: Default::default(),
+            merged: Default::default(),
+            total: Default::default(),
+            cur_len: Default::default(),
+            cur_rem: Default::default(),
+            hword: Default::default(),
+            err_in: Default::default(),
+            err_any: Default::default(),
+            f_user: Default::default(),
+            o_n: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const B: usize> Default for RxDeframer<W, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize> Logic for RxDeframer<W, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, s_mid, s_to_mk, s_wi, s_lead, s_bad, hdr_seen, len, rem, acc, c, closing,
+            dead, close_n, close_user, err_q
+        );
+        self.pre.clock.next = self.clock.val();
+        self.pre.rst.next = self.rst.val();
+        self.out.clock.next = self.clock.val();
+        self.out.rst.next = self.rst.val();
+        self.m_axis.data.next = self.out.m_axis.data.val();
+        self.m_axis.keep.next = self.out.m_axis.keep.val();
+        self.m_axis.user.next = self.out.m_axis.user.val();
+        self.m_axis.last.next = self.out.m_axis.last.val();
+        self.m_axis.valid.next = self.out.m_axis.valid.val();
+        self.out.m_axis.ready.next = self.m_axis.ready.val();
+        self.err_marker.next = self.err_q.q.val();
+        self.err_q.d.next = false;
+
+        // ---- Strip stage: the beat's Marker (at most one: 128 words apart) out. ----
+        self.wedge.next = 0.into();
+        for j in 0..(W / 4 - 1) {
+            self.wedge.next = self.wedge.val().replace_bit(
+                j,
+                self.s_axis.keep.val().get_bit(j * 4) & !self.s_axis.keep.val().get_bit(j * 4 + 4),
+            );
+        }
+        for j in (W / 4 - 1)..(W / 4) {
+            self.wedge.next =
+                self.wedge.val().replace_bit(j, self.s_axis.keep.val().get_bit(j * 4));
+        }
+        self.n.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.wedge.val().get_bit(j) {
+                self.n.next = self.n.val() | self.c_cnt[j].val();
+            }
+        }
+        self.tm.next = self.s_to_mk.q.val();
+        self.wi.next = self.s_wi.q.val();
+        self.lead.next = self.s_lead.q.val();
+        if !self.s_mid.q.val() {
+            self.tm.next = bit_cast::<7, RX_FPDU_USER>((self.s_axis.user.val() >> 32) & 0x7F);
+            self.wi.next = 0.into();
+            self.lead.next = self.s_axis.user.val().get_bit(39)
+                & (bit_cast::<7, RX_FPDU_USER>((self.s_axis.user.val() >> 32) & 0x7F) == 0);
+        }
+        self.has_mk.next =
+            self.s_axis.user.val().get_bit(39) & (self.tm.val() < bit_cast::<7, 5>(self.n.val()));
+        self.mk_word.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.tm.val() == self.c_lane[j].val() {
+                self.mk_word.next = self.s_axis.data.val().get_bits::<32>(j * 32);
+            }
+        }
+        // Lanes at and above the Marker take the lane above them.
+        self.low.next =
+            !(self.c_ones.val() << ((bit_cast::<16, 7>(self.tm.val()) & self.c_wmask.val()) << 5));
+        self.comp.next = self.s_axis.data.val();
+        if self.has_mk.val() {
+            self.comp.next = (self.s_axis.data.val() & self.low.val())
+                | ((self.s_axis.data.val() >> 32) & !self.low.val());
+        }
+        // FPDUPTR: the Marker's last two octets, big-endian; its low two bits ignored (4.2).
+        self.ptr.next = (bit_cast::<16, 32>((self.mk_word.val() >> 16) & 0xFF) << 8)
+            | bit_cast::<16, 32>((self.mk_word.val() >> 24) & 0xFF);
+        self.mk_abs.next = (self.wi.val() + bit_cast::<16, 7>(self.tm.val())) << 2;
+        self.ptr_want.next = self.mk_abs.val();
+        if self.lead.val() {
+            self.ptr_want.next = self.mk_abs.val() - 4;
+        }
+        if self.mk_abs.val() == 0 {
+            self.ptr_want.next = 0.into();
+        }
+        self.bad_now.next = self.has_mk.val() & ((self.ptr.val() & 0xFFFC) != self.ptr_want.val());
+        self.words.next = self.n.val() - bit_cast::<5, 1>(self.has_mk.val().into());
+        self.pre.s_axis.data.next = self.comp.val();
+        self.pre.s_axis.keep.next = self.s_axis.keep.val();
+        self.pre.s_axis.user.next = bit_cast::<PRE_USER, RX_FPDU_USER>(self.s_axis.user.val())
+            | (bit_cast::<PRE_USER, 5>(self.words.val()) << 44);
+        if (self.s_mid.q.val() & self.s_bad.q.val()) | self.bad_now.val() {
+            self.pre.s_axis.user.next = self.pre.s_axis.user.val().replace_bit(49, true);
+        }
+        self.pre.s_axis.last.next = self.s_axis.last.val();
+        self.pre.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.pre.s_axis.ready.val();
+        self.s_take.next = self.s_axis.valid.val() & self.pre.s_axis.ready.val();
+        if self.s_take.val() {
+            self.s_mid.d.next = !self.s_axis.last.val();
+            self.s_to_mk.d.next = self.tm.val() - bit_cast::<7, 5>(self.n.val());
+            self.s_wi.d.next = self.wi.val() + bit_cast::<16, 5>(self.n.val());
+            self.s_lead.d.next = self.lead.val();
+            self.s_bad.d.next = (self.s_mid.q.val() & self.s_bad.q.val()) | self.bad_now.val();
+        }
+
+        // ---- Gearbox on 16-bit lanes. ----
+        self.p_user.next = self.pre.m_axis.user.val();
+        self.p_words.next = bit_cast::<5, PRE_USER>((self.p_user.val() >> 44) & 0x1F);
+        self.p_last.next = self.pre.m_axis.last.val();
+        // After an error nothing more leaves (section 8): every beat is taken and dropped.
+        self.go.next = self.pre.m_axis.valid.val()
+            & self.out.s_axis.ready.val()
+            & !self.closing.q.val()
+            & !self.dead.q.val();
+        self.pre.m_axis.ready.next =
+            (self.out.s_axis.ready.val() & !self.closing.q.val()) | self.dead.q.val();
+        // The FPDU's first beat with words carries ULPDU_Length in its first 16-bit lane.
+        self.is_hdr.next = !self.hdr_seen.q.val() & (self.p_words.val() != 0);
+        self.s0.next = bit_cast::<6, 1>(self.is_hdr.val().into());
+        self.k.next = (bit_cast::<7, 5>(self.p_words.val()) << 1) - bit_cast::<7, 6>(self.s0.val());
+        self.rot_amt.next = (self.c.q.val() - self.s0.val()) & self.c_hmask.val();
+        self.rot.next = self.pre.m_axis.data.val();
+        for st in 0..self.c_rot_l.len() {
+            if self.rot_amt.val().get_bit(st) {
+                self.rot.next = (self.rot.val() << self.c_rot_l[st].val())
+                    | (self.rot.val() >> self.c_rot_r[st].val());
+            }
+        }
+        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 4));
+        self.merged.next =
+            (self.acc.q.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+        self.total.next = bit_cast::<7, 6>(self.c.q.val()) + self.k.val();
+        self.hword.next = (bit_cast::<16, B>(self.pre.m_axis.data.val() & 0xFF) << 8)
+            | bit_cast::<16, B>((self.pre.m_axis.data.val() >> 8) & 0xFF);
+        self.cur_len.next = 0.into();
+        self.cur_rem.next = 0.into();
+        if self.hdr_seen.q.val() {
+            self.cur_len.next = self.len.q.val();
+            self.cur_rem.next = self.rem.q.val();
+        }
+        if self.is_hdr.val() {
+            self.cur_len.next = self.hword.val();
+            self.cur_rem.next = self.hword.val();
+        }
+        // The verdict: upstream's error, or a wrong FPDUPTR (code 3, only when upstream found
+        // nothing: the CRC is good or off).
+        self.err_in.next = self.p_user.val().get_bit(41);
+        self.err_any.next = self.err_in.val() | self.p_user.val().get_bit(49);
+        self.f_user.next = bit_cast::<RX_ULPDU_USER, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64)
+            | (bit_cast::<RX_ULPDU_USER, 16>(self.cur_len.val()) << 32);
+        if self.err_any.val() {
+            self.f_user.next =
+                self.f_user.val().replace_bit(48, true).replace_bit(49, true).replace_bit(50, true);
+            if self.err_in.val() {
+                self.f_user.next = self
+                    .f_user
+                    .val()
+                    .replace_bit(49, self.p_user.val().get_bit(42))
+                    .replace_bit(50, self.p_user.val().get_bit(43));
+            }
+        }
+        // What goes out this cycle.
+        self.out.s_axis.valid.next = false;
+        self.out.s_axis.data.next = self.merged.val();
+        self.out.s_axis.user.next = self.f_user.val();
+        self.out.s_axis.last.next = false;
+        self.o_n.next = self.c_w.val();
+        self.acc.d.next = self.merged.val();
+        if self.closing.q.val() {
+            // The ULPDU's tail that did not fit the FPDU's last beat.
+            self.out.s_axis.valid.next = self.out.s_axis.ready.val();
+            self.out.s_axis.data.next = self.acc.q.val();
+            self.out.s_axis.user.next = self.close_user.q.val();
+            self.out.s_axis.last.next = true;
+            self.o_n.next = self.close_n.q.val();
+            self.acc.d.next = self.acc.q.val();
+            if self.out.s_axis.ready.val() {
+                self.closing.d.next = false;
+                self.c.d.next = 0.into();
+            }
+        } else if self.go.val() {
+            if self.p_last.val() & self.err_any.val() {
+                // An error: a null beat with the code ends the packet.
+                self.out.s_axis.valid.next = true;
+                self.out.s_axis.last.next = true;
+                self.o_n.next = 0.into();
+                self.err_q.d.next = !self.err_in.val();
+                self.c.d.next = 0.into();
+                self.dead.d.next = true;
+            } else if (self.cur_rem.val() > self.c_w.val())
+                & (self.total.val() >= self.c_halves.val())
+            {
+                // A full beat of ULPDU octets.
+                self.out.s_axis.valid.next = true;
+                self.acc.d.next = self.rot.val();
+                self.c.d.next = bit_cast::<6, 7>(self.total.val() - self.c_halves.val());
+                self.rem.d.next = self.cur_rem.val() - self.c_w.val();
+                if self.p_last.val() {
+                    self.closing.d.next = true;
+                    self.close_n.d.next = self.cur_rem.val() - self.c_w.val();
+                    self.close_user.d.next = self.f_user.val();
+                }
+            } else if self.p_last.val() {
+                // The FPDU's last beat: the ULPDU's last beat (its verdict is good).
+                self.out.s_axis.valid.next = true;
+                self.out.s_axis.last.next = true;
+                self.o_n.next = self.cur_rem.val();
+                self.c.d.next = 0.into();
+            } else {
+                self.rem.d.next = self.cur_rem.val();
+                self.c.d.next = bit_cast::<6, 7>(self.total.val());
+                if self.total.val() >= self.c_halves.val() {
+                    // The ULPDU's rest is in the beat collected: keep it, skip PAD and CRC.
+                    self.c.d.next = bit_cast::<6, 7>(self.c_halves.val());
+                }
+            }
+            if self.is_hdr.val() {
+                self.len.d.next = self.hword.val();
+                self.hdr_seen.d.next = true;
+            }
+            if self.p_last.val() {
+                self.hdr_seen.d.next = false;
+            }
+        } else {
+            self.acc.d.next = self.acc.q.val();
+        }
+        if self.o_n.val() > self.c_w.val() {
+            self.o_n.next = self.c_w.val();
+        }
+        self.out.s_axis.keep.next = !(self.c_ones_w.val() << self.o_n.val());
+
+        // Reset.
+        if self.rst.val() {
+            self.s_mid.d.next = false;
+            self.s_bad.d.next = false;
+            self.hdr_seen.d.next = false;
+            self.c.d.next = 0.into();
+            self.closing.d.next = false;
+            self.dead.d.next = false;
+            self.err_q.d.next = false;
+        }
+    }
+}
