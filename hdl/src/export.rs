@@ -10,6 +10,7 @@
 //! port list; [`write_tops`] writes them (the `rnic export` command).
 
 use crate::crc::CrcCalc;
+use crate::rx::mpa_rx::{buffer_bits, MpaRx};
 use crate::tx::mpa_tx::MpaTx;
 use golden::crc::{CrcDef, CRC32C, CRC32_ETHERNET, CRC32_WILLIAMS};
 use rust_hdl::prelude::*;
@@ -58,6 +59,8 @@ pub enum TopKind {
     CrcCalc(CrcDef),
     /// The transmit datapath [`MpaTx`].
     MpaTx,
+    /// The receive datapath [`MpaRx`] with a 16 KiB release buffer ([`buffer_bits`]).
+    MpaRx,
 }
 
 /// An exportable top: what to build and what to call it.
@@ -75,6 +78,7 @@ impl TopSpec {
         match self.kind {
             TopKind::CrcCalc(def) => format!("{}_w{}", crc_top_stem(&def), self.width),
             TopKind::MpaTx => format!("mpa_tx_w{}", self.width),
+            TopKind::MpaRx => format!("mpa_rx_w{}", self.width),
         }
     }
 }
@@ -108,6 +112,12 @@ pub fn mpa_tx_spec(width: usize) -> Result<TopSpec, String> {
     Ok(TopSpec { kind: TopKind::MpaTx, width })
 }
 
+/// The receive datapath spec for a width.
+pub fn mpa_rx_spec(width: usize) -> Result<TopSpec, String> {
+    check_width(width)?;
+    Ok(TopSpec { kind: TopKind::MpaRx, width })
+}
+
 /// Every top exported at `width` bytes per beat.
 pub fn exportable_tops(width: usize) -> Result<Vec<TopSpec>, String> {
     let mut tops: Vec<TopSpec> = [CRC32C, CRC32_WILLIAMS, CRC32_ETHERNET]
@@ -115,6 +125,7 @@ pub fn exportable_tops(width: usize) -> Result<Vec<TopSpec>, String> {
         .map(|d| crc_calc_spec(d, width))
         .collect::<Result<_, _>>()?;
     tops.push(mpa_tx_spec(width)?);
+    tops.push(mpa_rx_spec(width)?);
     Ok(tops)
 }
 
@@ -174,6 +185,20 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
                 "MPA transmit datapath (hdl::tx::mpa_tx::MpaTx<{W}, {B}>), RFC 5044 4.1-4.5, 5.1,\n\
                  {W} bytes per beat. ULPDUs in (s_axis_tuser[15:0] ULPDU_Length, [16] push), FPDU-\n\
                  aligned TCP segment payloads out (m_axis_tuser = sequence number of the first octet)."
+            );
+            export_block(&spec.name(), &mut top, &header)
+        }),
+        TopKind::MpaRx => with_width!(spec.width, |W, B| {
+            const A: usize = buffer_bits(W);
+            let mut top = MpaRx::<W, B, A>::new();
+            let header = format!(
+                "MPA receive datapath (hdl::rx::mpa_rx::MpaRx<{W}, {B}, {A}>), RFC 5044 4.2-4.4, 6, 8,\n\
+                 A.4, {W} bytes per beat. TCP payload segments in (s_axis_tuser[31:0] sequence number,\n\
+                 [32] FIN), verified ULPDUs out (m_axis_tuser[31:0] FPDU sequence number, [47:32]\n\
+                 ULPDU_Length, [48] error packet, [50:49] section 8 code). Release buffer {} beats,\n\
+                 ULPDU_Length limit {} octets.",
+                1usize << A,
+                MpaRx::<W, B, A>::max_ulpdu()
             );
             export_block(&spec.name(), &mut top, &header)
         }),

@@ -6,7 +6,9 @@ use crate::CycleSim;
 use hdl::rx::crc_check::RxCrcCheck;
 use hdl::rx::deframer::RxDeframer;
 use hdl::rx::delineator::RxDelineator;
+use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
 use hdl::rx::realigner::RxRealigner;
+use hdl::rx::release::RxRelease;
 use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize] RxRealigner<W, B> {
@@ -64,4 +66,136 @@ pub fn deframer(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String>
         &format!("rx_deframer_w{W}"),
         RxDeframer::<W, B>::new()
     ))
+}
+
+crate::direct_top!([const W: usize, const B: usize, const A: usize] RxRelease<W, B, A> {
+    in rst, sink s_axis, source m_axis, out dropped
+});
+
+crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRx<W, B, A> {
+    in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
+    source m_axis, out err_seq, out err_crc, out err_marker, out dropped, out cfg_misaligned
+});
+
+/// The release buffer alone at `width` bytes per beat: 16 beats when `small` (to test a full
+/// buffer), otherwise the size `mpa_rx` uses (16 KiB).
+pub fn release(engine: &str, width: usize, small: bool) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        if small {
+            block_engine(engine, &format!("rx_release_w{W}_a4"), RxRelease::<W, B, 4>::new())
+        } else {
+            block_engine(engine, &format!("rx_release_w{W}"), RxRelease::<W, B, A>::new())
+        }
+    })
+}
+
+/// The receive datapath `mpa_rx` at `width` bytes per beat (the exported top: a 16 KiB release
+/// buffer).
+pub fn mpa_rx(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        block_engine(engine, &format!("mpa_rx_w{W}"), MpaRx::<W, B, A>::new())
+    })
+}
+
+/// Settings of a receive run.
+#[derive(Clone, Copy, Debug)]
+pub struct RxSettings {
+    /// Markers expected.
+    pub markers: bool,
+    /// CRCs checked.
+    pub crc: bool,
+    /// Sequence number of the first octet of the stream.
+    pub seq: u32,
+    /// Sequence number of the marker origin.
+    pub origin: u32,
+    /// Largest ULPDU_Length accepted (clamped by the hardware to its buffer).
+    pub max_ulpdu: u16,
+}
+
+/// A ULPDU released by `mpa_rx`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RxUlpdu {
+    /// Sequence number of its FPDU.
+    pub seq: u32,
+    /// Its octets.
+    pub data: Vec<u8>,
+}
+
+/// The error packet of `mpa_rx`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RxError {
+    /// Sequence number of the FPDU found bad.
+    pub seq: u32,
+    /// RFC 5044 section 8 code (1, 2 or 3).
+    pub code: u8,
+}
+
+/// What a receive run produced.
+#[derive(Clone, Debug)]
+pub struct RxRun {
+    /// The ULPDUs released, in order.
+    pub ulpdus: Vec<RxUlpdu>,
+    /// The error packet, if one came (always the last packet).
+    pub error: Option<RxError>,
+    /// Pulse counts: err_seq, err_crc, err_marker, dropped.
+    pub pulses: [u64; 4],
+    /// The harness' statistics.
+    pub stats: crate::packet::PacketResult,
+}
+
+/// Resets `mpa_rx` with `settings`, sends `segments` (sideband: `[31:0]` sequence number,
+/// `[32]` FIN) and collects the ULPDUs and the error packet. Fails if an output packet breaks
+/// the output rules: sideband not the same on every beat, a ULPDU whose length disagrees with
+/// its ULPDU_Length, an error packet with octets or not the last packet.
+pub fn run_rx(
+    sim: &mut dyn CycleSim,
+    settings: &RxSettings,
+    segments: &[crate::packet::InPacket],
+    opts: &crate::packet::PacketRun,
+) -> Result<RxRun, String> {
+    let opts = crate::packet::PacketRun {
+        settings: vec![
+            ("cfg_markers".into(), settings.markers as u64),
+            ("cfg_crc".into(), settings.crc as u64),
+            ("cfg_seq".into(), settings.seq as u64),
+            ("cfg_origin".into(), settings.origin as u64),
+            ("cfg_max_ulpdu".into(), settings.max_ulpdu as u64),
+        ],
+        pulses: vec!["err_seq".into(), "err_crc".into(), "err_marker".into(), "dropped".into()],
+        ..opts.clone()
+    };
+    let res = crate::packet::run_packets(sim, segments, &opts)?;
+    let mut ulpdus = vec![];
+    let mut error = None;
+    for (i, p) in res.packets.iter().enumerate() {
+        let u = p.user();
+        if p.users.iter().any(|&x| x != u) {
+            return Err(format!("packet {i}: sideband changes inside the packet: {:x?}", p.users));
+        }
+        if error.is_some() {
+            return Err(format!("packet {i} came after the error packet"));
+        }
+        let seq = u as u32;
+        if u >> 48 & 1 != 0 {
+            if !p.data.is_empty() || p.users.len() != 1 {
+                return Err(format!("packet {i}: the error packet is not one null beat"));
+            }
+            error = Some(RxError { seq, code: (u >> 49 & 3) as u8 });
+            continue;
+        }
+        let len = (u >> 32 & 0xFFFF) as usize;
+        if len != p.data.len() {
+            return Err(format!(
+                "packet {i}: {} octets released for ULPDU_Length {len}",
+                p.data.len()
+            ));
+        }
+        ulpdus.push(RxUlpdu { seq, data: p.data.clone() });
+    }
+    let c = &res.pulse_counts;
+    Ok(RxRun { ulpdus, error, pulses: [c[0], c[1], c[2], c[3]], stats: res })
 }

@@ -193,3 +193,69 @@ pub mod rx {
         out
     }
 }
+
+/// The receive path against the golden deframer.
+pub mod rx_check {
+    use golden::deframe::deframe_stream_with_limit;
+    use golden::fpdu::FramingConfig;
+    use sim::packet::{InPacket, PacketRun};
+    use sim::rx::{RxError, RxRun, RxSettings, RxUlpdu};
+
+    /// What the golden deframer says `mpa_rx` must release for `stream` starting at sequence
+    /// number `seq` with the marker origin at `seq - cfg.offset`: the ULPDUs with their FPDUs'
+    /// sequence numbers, and the error.
+    pub fn expected(
+        cfg: FramingConfig,
+        stream: &[u8],
+        seq: u32,
+        limit: u32,
+    ) -> (Vec<RxUlpdu>, Option<RxError>) {
+        let d = deframe_stream_with_limit(cfg, stream, limit);
+        let ulpdus = d
+            .ulpdus
+            .iter()
+            .map(|u| RxUlpdu { seq: seq.wrapping_add(u.fpdu_offset as u32), data: u.data.clone() })
+            .collect();
+        let error = d.error.map(|e| RxError {
+            seq: seq.wrapping_add(e.fpdu_offset().expect("a stream error has an offset") as u32),
+            code: e.code(),
+        });
+        (ulpdus, error)
+    }
+
+    /// Runs `segments` (of `stream`) through `mpa_rx` and asserts the golden deframer's
+    /// ULPDUs and error; returns the run.
+    #[allow(clippy::too_many_arguments)]
+    pub fn check(
+        engine: &str,
+        w: usize,
+        cfg: FramingConfig,
+        stream: &[u8],
+        segments: &[InPacket],
+        seq: u32,
+        limit: u32,
+        opts: &PacketRun,
+        what: &str,
+    ) -> RxRun {
+        let (want, want_err) = expected(cfg, stream, seq, limit);
+        let mut sim = sim::rx::mpa_rx(engine, w).unwrap();
+        let settings = RxSettings {
+            markers: cfg.markers,
+            crc: cfg.crc,
+            seq,
+            origin: seq.wrapping_sub(cfg.offset),
+            max_ulpdu: limit.min(0xFFFF) as u16,
+        };
+        let n = want.len() + want_err.is_some() as usize;
+        let opts = PacketRun { expect_packets: Some(n), ..opts.clone() };
+        let run = sim::rx::run_rx(sim.as_mut(), &settings, segments, &opts)
+            .unwrap_or_else(|e| panic!("{engine} W={w} {what}: {e}"));
+        assert_eq!(run.ulpdus.len(), want.len(), "{engine} W={w} {what}: ULPDU count");
+        for (i, (g, h)) in want.iter().zip(&run.ulpdus).enumerate() {
+            assert_eq!(h.seq, g.seq, "{engine} W={w} {what}: ULPDU {i} sequence number");
+            assert!(h.data == g.data, "{engine} W={w} {what}: ULPDU {i} octets differ");
+        }
+        assert_eq!(run.error, want_err, "{engine} W={w} {what}: error");
+        run
+    }
+}

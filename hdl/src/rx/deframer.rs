@@ -116,6 +116,7 @@ pub struct RxDeframer<const W: usize, const B: usize> {
     low: Signal<Local, Bits<B>>,
     words: Signal<Local, Bits<5>>,
     s_take: Signal<Local, Bit>,
+    s_user: Signal<Local, Bits<PRE_USER>>,
     // Gearbox.
     p_user: Signal<Local, Bits<PRE_USER>>,
     p_words: Signal<Local, Bits<5>>,
@@ -194,6 +195,7 @@ impl<const W: usize, const B: usize> RxDeframer<W, B> {
             low: Default::default(),
             words: Default::default(),
             s_take: Default::default(),
+            s_user: Default::default(),
             p_user: Default::default(),
             p_words: Default::default(),
             p_last: Default::default(),
@@ -301,11 +303,13 @@ impl<const W: usize, const B: usize> Logic for RxDeframer<W, B> {
         self.words.next = self.n.val() - bit_cast::<5, 1>(self.has_mk.val().into());
         self.pre.s_axis.data.next = self.comp.val();
         self.pre.s_axis.keep.next = self.s_axis.keep.val();
-        self.pre.s_axis.user.next = bit_cast::<PRE_USER, RX_FPDU_USER>(self.s_axis.user.val())
+        // Built in a Local: rust-hdl's model reads a child's input port back as last cycle's value.
+        self.s_user.next = bit_cast::<PRE_USER, RX_FPDU_USER>(self.s_axis.user.val())
             | (bit_cast::<PRE_USER, 5>(self.words.val()) << 44);
         if (self.s_mid.q.val() & self.s_bad.q.val()) | self.bad_now.val() {
-            self.pre.s_axis.user.next = self.pre.s_axis.user.val().replace_bit(49, true);
+            self.s_user.next = self.s_user.val().replace_bit(49, true);
         }
+        self.pre.s_axis.user.next = self.s_user.val();
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();

@@ -2,8 +2,9 @@
 //! verified ULPDUs out.
 //!
 //! ```text
-//!  s_axis ─► RxRealigner ─► RxDelineator ─┬─► RxMarkerStrip ─► RxDeframer ─► RxRelease ─► m_axis
-//!  (segments)  A.4 (words)    section 6    └─► RxCrcCheck (4.4) ──verdicts──┘  section 6, 8
+//!  s_axis ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─► RxDeframer ─► RxRelease ─► m_axis
+//!  (segments)  A.4 (words)    section 6       4.4           4.2, 4.3, 6    6, 8 (verify
+//!                                                                          before release)
 //! ```
 //! Errors travel in band: a block that finds one ends its output with an error packet (sideband
 //! error bit and the RFC 5044 section 8 code), so the error reaches the output after exactly the
@@ -12,4 +13,6 @@
 pub mod crc_check;
 pub mod deframer;
 pub mod delineator;
+pub mod mpa_rx;
 pub mod realigner;
+pub mod release;

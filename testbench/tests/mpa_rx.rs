@@ -1,0 +1,216 @@
+//! `mpa_rx` (RFC 5044 4.2-4.4, 6, 8, A.4): TCP payload segments in, verified ULPDUs out, against
+//! the golden deframer (`deframe_stream_with_limit`): the specification vectors as one segment
+//! and cut at every octet; random streams cut into random segments at every width on both
+//! engines with idle and backpressure; faults (flipped bits, FPDUPTR, ULPDU_Length, truncation)
+//! reported with the golden model's code at the golden model's FPDU and nothing after.
+
+use golden::fpdu::{Framer, FramingConfig};
+use rand::Rng;
+use sim::packet::{InPacket, PacketRun};
+use sim::stream::Pattern;
+use testbench::rng;
+use testbench::rx::segments;
+use testbench::rx_check::check;
+
+/// The largest ULPDU_Length the exported tops accept (16 KiB buffer less one beat).
+fn limit(w: usize) -> u32 {
+    (16384 - w) as u32
+}
+
+/// A vector's stream from its figure's position: the preceding FPDU (when the figure describes
+/// one) and the figure's FPDU.
+fn vector_stream(v: &golden::vectors::Vector) -> (FramingConfig, Vec<u8>) {
+    match v.preceding_ulpdu() {
+        Some(p) => {
+            let cfg = FramingConfig { offset: v.position - 0, ..v.config() };
+            let start = FramingConfig { offset: 0, ..cfg };
+            let mut f = Framer::new(start).unwrap();
+            let mut s = f.frame(&p).unwrap();
+            assert_eq!(s.len() as u32, v.position, "{}: the preceding FPDU", v.name);
+            s.extend_from_slice(&v.wire);
+            (start, s)
+        }
+        None => (v.config(), v.wire.clone()),
+    }
+}
+
+fn one_segment(stream: &[u8], seq: u32) -> Vec<InPacket> {
+    vec![InPacket { data: stream.to_vec(), user: seq as u64 | 1 << 32 }]
+}
+
+fn cut_at(stream: &[u8], seq: u32, k: usize) -> Vec<InPacket> {
+    vec![
+        InPacket { data: stream[..k].to_vec(), user: seq as u64 },
+        InPacket { data: stream[k..].to_vec(), user: seq.wrapping_add(k as u32) as u64 | 1 << 32 },
+    ]
+}
+
+fn vectors_at(engine: &str, w: usize, every_octet: bool) {
+    for v in golden::vectors::all() {
+        let (cfg, stream) = vector_stream(&v);
+        let seq = 0x1000_0000;
+        let run = check(
+            engine,
+            w,
+            cfg,
+            &stream,
+            &one_segment(&stream, seq),
+            seq,
+            limit(w),
+            &PacketRun::default(),
+            &v.name,
+        );
+        assert!(run.error.is_none(), "{}: the figure is good", v.name);
+        assert_eq!(run.ulpdus.last().unwrap().data, v.ulpdu, "{}: the figure's ULPDU", v.name);
+        if every_octet {
+            for k in 1..stream.len() {
+                let what = format!("{} cut at {k}", v.name);
+                check(
+                    engine,
+                    w,
+                    cfg,
+                    &stream,
+                    &cut_at(&stream, seq, k),
+                    seq,
+                    limit(w),
+                    &PacketRun::default(),
+                    &what,
+                );
+            }
+        }
+    }
+}
+
+/// A random MPA stream: `n` ULPDUs of 0..`max` octets (a fifth of them up to `max`, the rest
+/// up to 100), framed by the golden framer.
+fn random_stream(r: &mut impl Rng, cfg: FramingConfig, n: usize, max: usize) -> Vec<u8> {
+    let mut f = Framer::new(cfg).unwrap();
+    let mut s = vec![];
+    for _ in 0..n {
+        let len = if r.gen_bool(0.2) { r.gen_range(0..=max) } else { r.gen_range(0..=100) };
+        let u: Vec<u8> = (0..len).map(|_| r.gen()).collect();
+        s.extend(f.frame(&u).unwrap());
+    }
+    s
+}
+
+fn random_cfg(r: &mut impl Rng) -> FramingConfig {
+    FramingConfig {
+        markers: r.gen_bool(0.6),
+        crc: r.gen_bool(0.8),
+        offset: r.gen_range(0..2048u32) * 4,
+    }
+}
+
+/// Random streams, random segments, random settings; `faults` corrupts each stream first.
+fn random_runs(engine: &str, w: usize, seed: u64, runs: usize, opts: &PacketRun, faults: bool) {
+    let mut r = rng(seed);
+    for run in 0..runs {
+        let cfg = random_cfg(&mut r);
+        let seq: u32 =
+            if r.gen_bool(0.5) { r.gen_range(u32::MAX - 20_000..=u32::MAX) } else { r.gen() };
+        let n = r.gen_range(1..25);
+        let mut stream = random_stream(&mut r, cfg, n, 4000);
+        let mut what = format!("seed {seed} run {run} ({cfg:?}, seq {seq:#x})");
+        if faults {
+            what += &corrupt(&mut r, cfg, &mut stream);
+        }
+        let max_seg = if r.gen_bool(0.5) { 3000 } else { r.gen_range(1..64) };
+        let segs = segments(&mut r, &stream, seq, max_seg, true);
+        check(engine, w, cfg, &stream, &segs, seq, limit(w), opts, &what);
+    }
+}
+
+/// FPDU starts of a good stream.
+fn fpdu_starts(cfg: FramingConfig, stream: &[u8]) -> Vec<usize> {
+    golden::deframe::deframe_stream(cfg, stream)
+        .ulpdus
+        .iter()
+        .map(|u| u.fpdu_offset as usize)
+        .collect()
+}
+
+/// One fault: a flipped bit, a Marker's FPDUPTR, a ULPDU_Length (0, 0xFFFF, random) or a
+/// truncated stream. Returns what it did.
+fn corrupt(r: &mut impl Rng, cfg: FramingConfig, stream: &mut Vec<u8>) -> String {
+    let starts = fpdu_starts(cfg, stream);
+    let markers: Vec<usize> = (0..stream.len())
+        .step_by(4)
+        .filter(|&o| cfg.markers && (cfg.offset as usize + o) % 512 == 0)
+        .collect();
+    match r.gen_range(0..5) {
+        0 if !stream.is_empty() => {
+            let at = r.gen_range(0..stream.len());
+            stream[at] ^= 1 << r.gen_range(0..8);
+            format!(": bit flipped at {at}")
+        }
+        1 if !markers.is_empty() => {
+            let m = markers[r.gen_range(0..markers.len())];
+            stream[m + 2 + r.gen_range(0..2)] ^= 1 << r.gen_range(0..8);
+            format!(": FPDUPTR of the Marker at {m}")
+        }
+        2 => {
+            let f = starts[r.gen_range(0..starts.len())];
+            let v: u16 = match r.gen_range(0..3) {
+                0 => 0,
+                1 => 0xFFFF,
+                _ => r.gen(),
+            };
+            // The header's first two octets, unless a Marker sits there.
+            let at = if markers.contains(&f) { f + 4 } else { f };
+            stream[at..at + 2].copy_from_slice(&v.to_be_bytes());
+            format!(": ULPDU_Length {v:#x} at {at}")
+        }
+        _ => {
+            let keep = r.gen_range(0..stream.len());
+            stream.truncate(keep);
+            format!(": truncated to {keep}")
+        }
+    }
+}
+
+macro_rules! rx_tests {
+    ($($name:ident: $engine:literal, $w:literal, $runs:literal;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn vectors_as_one_segment() {
+                vectors_at($engine, $w, false);
+            }
+
+            #[test]
+            fn random_streams_and_segments() {
+                random_runs($engine, $w, 100 + $w, $runs, &PacketRun::default(), false);
+            }
+
+            #[test]
+            fn idle_and_backpressure() {
+                let opts = PacketRun {
+                    idle: Pattern::Random { p: 0.7, seed: 5 + $w },
+                    backpressure: Pattern::Random { p: 0.6, seed: 6 + $w },
+                    ..PacketRun::default()
+                };
+                random_runs($engine, $w, 200 + $w, $runs, &opts, false);
+            }
+
+            #[test]
+            fn faults_reported_as_the_golden_model_reports_them() {
+                random_runs($engine, $w, 300 + $w, 2 * $runs, &PacketRun::default(), true);
+            }
+        }
+    )*};
+}
+
+rx_tests! {
+    rusthdl_w4: "rusthdl", 4, 6;
+    rusthdl_w8: "rusthdl", 8, 6;
+    rusthdl_w16: "rusthdl", 16, 6;
+    rusthdl_w32: "rusthdl", 32, 4;
+    rusthdl_w64: "rusthdl", 64, 4;
+    verilator_w4: "verilator", 4, 10;
+    verilator_w8: "verilator", 8, 10;
+    verilator_w16: "verilator", 16, 10;
+    verilator_w32: "verilator", 32, 10;
+    verilator_w64: "verilator", 64, 10;
+}
