@@ -171,6 +171,79 @@ pub fn sim_tx_cmd(
     out.flush().map_err(CliError::io)
 }
 
+/// `rnic sim rx`: an MPA stream (hex) through `mpa_rx`; prints the ULPDUs one per line and the
+/// error as `rnic deframe` does. The stream starts at sequence number `offset` with the marker
+/// origin at 0; it is one TCP segment, or random segments of 1..3000 octets with `resegment`.
+pub fn sim_rx_cmd(
+    width: usize,
+    cfg: golden::fpdu::FramingConfig,
+    max_ulpdu: u32,
+    engine: &str,
+    vcd: Option<&std::path::Path>,
+    resegment: Option<u64>,
+) -> Result<(), crate::CliError> {
+    use crate::CliError;
+    use rand::{Rng, SeedableRng};
+    check_width(width).map_err(CliError::usage)?;
+    if vcd.is_some() && engine != "rusthdl" {
+        return Err(CliError::usage("--vcd needs --engine rusthdl"));
+    }
+    if !sim::crc::ENGINES.contains(&engine) {
+        return Err(CliError::usage(format!(
+            "unknown --engine {engine} (use rusthdl or verilator)"
+        )));
+    }
+    let stream = golden::hex::decode(&crate::golden_cmds::read_stdin()?)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    let limit = max_ulpdu.min(sim::rx::mpa_rx_max_ulpdu(width).map_err(CliError::usage)?);
+    let seq = cfg.offset;
+    let mut segments = vec![];
+    let mut at = 0usize;
+    let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(resegment.unwrap_or(0));
+    while at < stream.len() {
+        let n = match resegment {
+            Some(_) => r.gen_range(1..=3000usize).min(stream.len() - at),
+            None => stream.len(),
+        };
+        let user = seq.wrapping_add(at as u32) as u64;
+        segments.push(sim::packet::InPacket { data: stream[at..at + n].to_vec(), user });
+        at += n;
+    }
+    // FIN after the last octet (an empty stream is one null segment with FIN).
+    match segments.last_mut() {
+        Some(s) => s.user |= 1 << 32,
+        None => segments.push(sim::packet::InPacket { data: vec![], user: seq as u64 | 1 << 32 }),
+    }
+    let mut sim = sim::rx::mpa_rx_vcd(engine, width, vcd).map_err(CliError::usage)?;
+    let settings = sim::rx::RxSettings {
+        markers: cfg.markers,
+        crc: cfg.crc,
+        seq,
+        origin: 0,
+        max_ulpdu: limit.min(0xFFFF) as u16,
+    };
+    let run = sim::rx::run_rx(sim.as_mut(), &settings, &segments, &Default::default())
+        .map_err(|e| CliError::check(format!("simulation: {e}")))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for u in &run.ulpdus {
+        writeln!(out, "{}", golden::hex::encode(&u.data)).map_err(CliError::io)?;
+    }
+    out.flush().map_err(CliError::io)?;
+    let Some(e) = run.error else { return Ok(()) };
+    let offset = e.seq.wrapping_sub(seq) as u64;
+    let golden = golden::deframe::deframe_stream_with_limit(cfg, &stream, limit).error;
+    match golden {
+        Some(g) if g.code() == e.code && g.fpdu_offset() == Some(offset) => {
+            Err(CliError::protocol(g.to_string()))
+        }
+        other => Err(CliError::protocol(format!(
+            "error code {}: FPDU at stream offset {offset} (hardware); the golden model reports {}",
+            e.code,
+            other.map_or("no error".to_string(), |g| g.to_string())
+        ))),
+    }
+}
+
 fn check_width(w: usize) -> Result<(), String> {
     if hdl::export::WIDTHS.contains(&w) {
         Ok(())

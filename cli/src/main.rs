@@ -172,6 +172,31 @@ enum SimBlock {
         #[arg(long)]
         vcd: Option<std::path::PathBuf>,
     },
+    /// An MPA stream (hex) on stdin through the receive datapath `mpa_rx` -> the ULPDUs, one per
+    /// line: the same input, output, error message and exit status as `rnic deframe`. The ULPDUs,
+    /// the error code and the FPDU it names come from the hardware; the message's details (CRC
+    /// values, FPDUPTR) are the golden model's account of that same FPDU, and a disagreement
+    /// between the two is reported as such (exit 2).
+    Rx {
+        #[command(flatten)]
+        framing: FramingArgs,
+        /// Largest ULPDU_Length accepted; the hardware's release buffer caps it (16384 - W).
+        #[arg(long, default_value_t = golden::mulpdu::ULPDU_MAX)]
+        max_ulpdu: u32,
+        /// Bytes per beat: 4, 8, 16, 32, 64.
+        #[arg(long, default_value_t = 8)]
+        width: usize,
+        /// rusthdl (the model, driven directly) or verilator (the exported Verilog).
+        #[arg(long, default_value = "rusthdl")]
+        engine: String,
+        /// Write a waveform of every signal (rusthdl engine only).
+        #[arg(long)]
+        vcd: Option<std::path::PathBuf>,
+        /// Cut the stream into random TCP segments of 1..3000 octets from this seed (default:
+        /// one segment).
+        #[arg(long)]
+        resegment: Option<u64>,
+    },
     /// One message per line (hex) on stdin -> the CRC value the hardware computed per message,
     /// 8 lowercase hex digits (the register value, not the wire bytes).
     Crc {
@@ -206,6 +231,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Sim { block: SimBlock::Tx { framing, width, engine, vcd } } => {
             hw::sim_tx_cmd(width, framing.config()?, &engine, vcd.as_deref())
         }
+        Command::Sim {
+            block: SimBlock::Rx { framing, max_ulpdu, width, engine, vcd, resegment },
+        } => hw::sim_rx_cmd(width, framing.config()?, max_ulpdu, &engine, vcd.as_deref(), resegment),
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
             hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)
         }

@@ -164,3 +164,83 @@ fn sim_tx_writes_a_vcd_on_request() {
     assert!(vcd.contains("$var") && vcd.contains("segmenter"), "not a VCD of mpa_tx");
     let _ = std::fs::remove_file(&path);
 }
+
+/// The MPA stream `rnic frame` makes of `ulpdus` with `opts`, as one hex line.
+fn framed(opts: &[&str], ulpdus: &str) -> String {
+    let mut args = vec!["frame"];
+    args.extend(opts);
+    let o = rnic(&args, ulpdus);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout).lines().collect::<String>() + "\n"
+}
+
+#[test]
+fn sim_rx_prints_exactly_what_deframe_prints() {
+    for (k, (w, engine, opts, reseg)) in [
+        ("4", "rusthdl", vec!["--markers"], Some("1")),
+        ("8", "rusthdl", vec!["--markers", "--offset", "500"], None),
+        ("16", "rusthdl", vec!["--no-crc"], Some("2")),
+        ("64", "rusthdl", vec!["--markers", "--offset", "4"], Some("3")),
+        ("8", "verilator", vec!["--markers", "--offset", "252"], Some("4")),
+        ("32", "verilator", vec![], None),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let stream = framed(&opts, &(ulpdu_lines(k as u64 + 7, 12) + "\n"));
+        let mut args = vec!["sim", "rx", "--width", w, "--engine", engine];
+        args.extend(&opts);
+        if let Some(seed) = reseg {
+            args.extend(["--resegment", seed]);
+        }
+        let hw = rnic(&args, &stream);
+        assert!(hw.status.success(), "{args:?}: {}", text(&hw.stderr));
+        let mut dargs = vec!["deframe"];
+        dargs.extend(&opts);
+        let golden = rnic(&dargs, &stream);
+        assert!(golden.status.success());
+        assert_eq!(text(&hw.stdout), text(&golden.stdout), "{args:?}");
+        assert_eq!(text(&hw.stdout).lines().count(), 13);
+    }
+}
+
+#[test]
+fn sim_rx_reports_errors_as_deframe_does() {
+    let good = framed(&["--markers"], &(ulpdu_lines(3, 6) + "\n"));
+    let good = good.trim().to_string();
+    let mut bad_crc = good.clone().into_bytes();
+    let at = bad_crc.len() / 2;
+    bad_crc[at] = if bad_crc[at] == b'0' { b'1' } else { b'0' };
+    let cases: Vec<(Vec<&str>, String, i32)> = vec![
+        (vec!["--markers"], String::from_utf8(bad_crc).unwrap(), 2),
+        (vec!["--markers"], good[..good.len() - 10].to_string(), 2),
+        (vec!["--markers", "--max-ulpdu", "100"], good.clone(), 2),
+        (vec!["--offset", "6"], good.clone(), 1),
+        (vec![], "0g".to_string(), 1),
+    ];
+    for (opts, input, status) in cases {
+        let mut hw_args = vec!["sim", "rx", "--width", "8"];
+        hw_args.extend(&opts);
+        let hw = rnic(&hw_args, &input);
+        let mut d_args = vec!["deframe"];
+        d_args.extend(&opts);
+        let golden = rnic(&d_args, &input);
+        assert_eq!(golden.status.code(), Some(status), "{opts:?}: {}", text(&golden.stderr));
+        assert_eq!(hw.status.code(), Some(status), "{opts:?}: {}", text(&hw.stderr));
+        assert_eq!(text(&hw.stderr), text(&golden.stderr), "{opts:?}");
+        assert_eq!(text(&hw.stdout), text(&golden.stdout), "{opts:?}");
+    }
+}
+
+#[test]
+fn sim_rx_writes_a_vcd_on_request() {
+    let path = std::env::temp_dir().join(format!("rnic-rx-{}.vcd", std::process::id()));
+    let o = rnic(&["sim", "rx", "--width", "8", "--vcd", path.to_str().unwrap()], "000201020000\n");
+    assert!(o.status.code().is_some(), "{}", text(&o.stderr));
+    let vcd = std::fs::read_to_string(&path).unwrap();
+    assert!(vcd.contains("$var") && vcd.contains("rel_buf"), "not a VCD of mpa_rx");
+    let _ = std::fs::remove_file(&path);
+    let o = rnic(&["sim", "rx", "--engine", "verilator", "--vcd", "/tmp/x.vcd"], "00\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--vcd needs --engine rusthdl"));
+}

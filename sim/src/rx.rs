@@ -91,14 +91,43 @@ pub fn release(engine: &str, width: usize, small: bool) -> Result<Box<dyn CycleS
     })
 }
 
-/// The receive datapath `mpa_rx` at `width` bytes per beat (the exported top: a 16 KiB release
-/// buffer).
+/// The receive datapath `mpa_rx` at `width` bytes per beat, as exported (`mpa_rx_w<W>`, a 16 KiB
+/// release buffer); `vcd` (rusthdl only) writes every signal.
+pub fn mpa_rx_vcd(
+    engine: &str,
+    width: usize,
+    vcd: Option<&std::path::Path>,
+) -> Result<Box<dyn CycleSim>, String> {
+    let spec = hdl::export::mpa_rx_spec(width)?;
+    match engine {
+        "rusthdl" => with_width!(width, |W, B| {
+            const A: usize = buffer_bits(W);
+            let mut sim = crate::rusthdl::RustHdlSim::new(MpaRx::<W, B, A>::new())?;
+            if let Some(p) = vcd {
+                sim = sim.with_vcd(p)?;
+            }
+            Ok(Box::new(sim) as Box<dyn CycleSim>)
+        }),
+        "verilator" => {
+            let top = hdl::export::export_top(&spec)?;
+            Ok(Box::new(crate::verilator::VerilatorSim::build(&top)?))
+        }
+        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
+    }
+}
+
+/// [`mpa_rx_vcd`] without a waveform.
 pub fn mpa_rx(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    mpa_rx_vcd(engine, width, None)
+}
+
+/// The largest ULPDU_Length the exported `mpa_rx_w<W>` accepts (its release buffer).
+pub fn mpa_rx_max_ulpdu(width: usize) -> Result<u32, String> {
     hdl::export::check_width(width)?;
-    with_width!(width, |W, B| {
+    Ok(with_width!(width, |W, B| {
         const A: usize = buffer_bits(W);
-        block_engine(engine, &format!("mpa_rx_w{W}"), MpaRx::<W, B, A>::new())
-    })
+        MpaRx::<W, B, A>::max_ulpdu() as u32
+    }))
 }
 
 /// Settings of a receive run.
@@ -198,4 +227,56 @@ pub fn run_rx(
     }
     let c = &res.pulse_counts;
     Ok(RxRun { ulpdus, error, pulses: [c[0], c[1], c[2], c[3]], stats: res })
+}
+
+/// Segment beats per cycle through `mpa_rx` (first to last input beat) for `n` ULPDUs of `size`
+/// octets framed with CRCs (and Markers when `markers`), one TCP segment per FPDU, no idle and no
+/// backpressure.
+pub fn measure_rate(
+    engine: &str,
+    width: usize,
+    size: usize,
+    n: usize,
+    markers: bool,
+) -> Result<f64, String> {
+    let cfg = golden::fpdu::FramingConfig { markers, crc: true, offset: 0 };
+    let mut framer = golden::fpdu::Framer::new(cfg).map_err(|e| e.to_string())?;
+    let mut segs = vec![];
+    let mut seq = 0u32;
+    for k in 0..n {
+        let u: Vec<u8> = (0..size).map(|i| (i * 7 + k) as u8).collect();
+        let fp = framer.frame(&u).map_err(|e| e.to_string())?;
+        let len = fp.len() as u32;
+        segs.push(crate::packet::InPacket { data: fp, user: seq as u64 });
+        seq = seq.wrapping_add(len);
+    }
+    if let Some(s) = segs.last_mut() {
+        s.user |= 1 << 32;
+    }
+    let mut sim = mpa_rx(engine, width)?;
+    let settings = RxSettings { markers, crc: true, seq: 0, origin: 0, max_ulpdu: 65535 };
+    let opts = crate::packet::PacketRun { expect_packets: Some(n), ..Default::default() };
+    let run = run_rx(sim.as_mut(), &settings, &segs, &opts)?;
+    if run.ulpdus.len() != n || run.error.is_some() {
+        return Err(format!("{} ULPDUs and {:?} for {n} good FPDUs", run.ulpdus.len(), run.error));
+    }
+    let st = &run.stats;
+    let span = st.in_last_cycles.last().unwrap() - st.in_first_cycles[0] + 1;
+    Ok(st.beats_in as f64 / span as f64)
+}
+
+/// Cycles from the transfer of an FPDU's last octet to the transfer of its ULPDU's first beat,
+/// for one FPDU (a `size`-octet ULPDU, CRC on, no Markers) alone in one segment.
+pub fn measure_latency(engine: &str, width: usize, size: usize) -> Result<u64, String> {
+    let cfg = golden::fpdu::FramingConfig { markers: false, crc: true, offset: 0 };
+    let u: Vec<u8> = (0..size).map(|i| i as u8).collect();
+    let fp = golden::fpdu::Framer::new(cfg)
+        .and_then(|mut f| f.frame(&u))
+        .map_err(|e| e.to_string())?;
+    let mut sim = mpa_rx(engine, width)?;
+    let settings = RxSettings { markers: false, crc: true, seq: 0, origin: 0, max_ulpdu: 65535 };
+    let opts = crate::packet::PacketRun { expect_packets: Some(1), ..Default::default() };
+    let seg = [crate::packet::InPacket { data: fp, user: 1 << 32 }];
+    let run = run_rx(sim.as_mut(), &settings, &seg, &opts)?;
+    Ok(run.stats.packets[0].first_cycle - run.stats.in_last_cycles[0])
 }

@@ -237,8 +237,25 @@ pub mod rx_check {
         opts: &PacketRun,
         what: &str,
     ) -> RxRun {
-        let (want, want_err) = expected(cfg, stream, seq, limit);
         let mut sim = sim::rx::mpa_rx(engine, w).unwrap();
+        check_on(sim.as_mut(), engine, w, cfg, stream, segments, seq, limit, opts, what)
+    }
+
+    /// [`check`] on a simulation already built (`mpa_rx` at `w`; it is reset first).
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_on(
+        sim: &mut dyn sim::CycleSim,
+        engine: &str,
+        w: usize,
+        cfg: FramingConfig,
+        stream: &[u8],
+        segments: &[InPacket],
+        seq: u32,
+        limit: u32,
+        opts: &PacketRun,
+        what: &str,
+    ) -> RxRun {
+        let (want, want_err) = expected(cfg, stream, seq, limit);
         let settings = RxSettings {
             markers: cfg.markers,
             crc: cfg.crc,
@@ -248,7 +265,7 @@ pub mod rx_check {
         };
         let n = want.len() + want_err.is_some() as usize;
         let opts = PacketRun { expect_packets: Some(n), ..opts.clone() };
-        let run = sim::rx::run_rx(sim.as_mut(), &settings, segments, &opts)
+        let run = sim::rx::run_rx(sim, &settings, segments, &opts)
             .unwrap_or_else(|e| panic!("{engine} W={w} {what}: {e}"));
         assert_eq!(run.ulpdus.len(), want.len(), "{engine} W={w} {what}: ULPDU count");
         for (i, (g, h)) in want.iter().zip(&run.ulpdus).enumerate() {

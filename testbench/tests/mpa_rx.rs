@@ -10,7 +10,7 @@ use sim::packet::{InPacket, PacketRun};
 use sim::stream::Pattern;
 use testbench::rng;
 use testbench::rx::segments;
-use testbench::rx_check::check;
+use testbench::rx_check::{check, check_on};
 
 /// The largest ULPDU_Length the exported tops accept (16 KiB buffer less one beat).
 fn limit(w: usize) -> u32 {
@@ -63,19 +63,12 @@ fn vectors_at(engine: &str, w: usize, every_octet: bool) {
         assert!(run.error.is_none(), "{}: the figure is good", v.name);
         assert_eq!(run.ulpdus.last().unwrap().data, v.ulpdu, "{}: the figure's ULPDU", v.name);
         if every_octet {
+            let mut sim = sim::rx::mpa_rx(engine, w).unwrap();
+            let opts = PacketRun { drain: 10, ..PacketRun::default() };
             for k in 1..stream.len() {
                 let what = format!("{} cut at {k}", v.name);
-                check(
-                    engine,
-                    w,
-                    cfg,
-                    &stream,
-                    &cut_at(&stream, seq, k),
-                    seq,
-                    limit(w),
-                    &PacketRun::default(),
-                    &what,
-                );
+                let segs = cut_at(&stream, seq, k);
+                check_on(sim.as_mut(), engine, w, cfg, &stream, &segs, seq, limit(w), &opts, &what);
             }
         }
     }
@@ -213,4 +206,78 @@ rx_tests! {
     verilator_w16: "verilator", 16, 10;
     verilator_w32: "verilator", 32, 10;
     verilator_w64: "verilator", 64, 10;
+}
+
+#[test]
+fn vectors_cut_at_every_octet() {
+    // Every width on the exported Verilog; the model at W = 8 (the model's other widths take the
+    // vectors as one segment and random cuts in the tests above).
+    for w in [4usize, 8, 16, 32, 64] {
+        vectors_at("verilator", w, true);
+    }
+    vectors_at("rusthdl", 8, true);
+}
+
+#[test]
+fn ulpdu_length_above_the_limit_is_code_2_before_its_octets() {
+    // The limit is the release buffer (16 KiB less one beat) or cfg_max_ulpdu, whichever is
+    // lower; a ULPDU at the limit passes, one octet more is code 2 at that FPDU.
+    let mut r = rng(9);
+    for (w, engine) in [(4usize, "rusthdl"), (64, "rusthdl"), (8, "verilator")] {
+        for lim in [limit(w), 1000] {
+            let cfg = FramingConfig { markers: true, crc: true, offset: 0 };
+            let mut f = Framer::new(cfg).unwrap();
+            let mut stream = vec![];
+            for len in [10usize, lim as usize, 20, lim as usize + 1, 30] {
+                let u: Vec<u8> = (0..len).map(|_| r.gen()).collect();
+                stream.extend(f.frame(&u).unwrap());
+            }
+            let seq = 0xFFFF_0000;
+            let segs = segments(&mut r, &stream, seq, 3000, true);
+            let run = check(engine, w, cfg, &stream, &segs, seq, lim, &PacketRun::default(),
+                &format!("limit {lim}"));
+            assert_eq!(run.ulpdus.len(), 3, "W={w}: the ULPDU at the limit passes");
+            assert_eq!(run.error.unwrap().code, 2, "W={w}");
+            assert_eq!(run.pulses[3], 1, "W={w}: one drop");
+        }
+    }
+    // cfg_max_ulpdu above the buffer is clamped to it.
+    let w = 16;
+    let cfg = FramingConfig { markers: false, crc: true, offset: 0 };
+    let u = vec![7u8; limit(w) as usize + 1];
+    let stream = Framer::new(cfg).unwrap().frame(&u).unwrap();
+    let (want, err) = testbench::rx_check::expected(cfg, &stream, 0, limit(w));
+    assert!(want.is_empty() && err.unwrap().code == 2);
+    let mut sim = sim::rx::mpa_rx("rusthdl", w).unwrap();
+    let settings = sim::rx::RxSettings { markers: false, crc: true, seq: 0, origin: 0, max_ulpdu: 0xFFFF };
+    let run = sim::rx::run_rx(sim.as_mut(), &settings, &one_segment(&stream, 0), &PacketRun::default()).unwrap();
+    assert!(run.ulpdus.is_empty());
+    assert_eq!(run.error, err, "clamped to the buffer");
+}
+
+#[test]
+fn rate_at_every_width() {
+    // Segment beats per cycle with one FPDU per segment: an FPDU boundary costs one cycle (FPDUs
+    // do not share an internal beat), so the rate falls with small FPDUs at wide W (README).
+    for (w, floor_1448, floor_64) in [(4, 0.99, 0.93), (8, 0.99, 0.89), (16, 0.98, 0.82), (32, 0.97, 0.74), (64, 0.95, 0.66)] {
+        let big = sim::rx::measure_rate("rusthdl", w, 1448, 20, true).unwrap();
+        let small = sim::rx::measure_rate("rusthdl", w, 64, 100, true).unwrap();
+        assert!(big >= floor_1448, "W={w}: {big:.3} beats/cycle with 1448-octet ULPDUs");
+        assert!(small >= floor_64, "W={w}: {small:.3} beats/cycle with 64-octet ULPDUs");
+    }
+}
+
+#[test]
+fn latency_from_last_octet_to_release() {
+    // Measured and fixed here: the CRC engine's latency plus the blocks' registers.
+    for (w, cycles) in [(4, 22), (8, 24), (16, 27), (32, 29), (64, 31)] {
+        for size in [64usize, 1448] {
+            let l = sim::rx::measure_latency("rusthdl", w, size).unwrap();
+            assert_eq!(l, cycles, "W={w}, {size}-octet ULPDU");
+        }
+        // An FPDU of one or two beats waits a cycle more in the CRC check.
+        let l = sim::rx::measure_latency("rusthdl", w, 0).unwrap();
+        assert!(l <= cycles + 1, "W={w}, empty ULPDU: {l} cycles");
+    }
+    assert_eq!(sim::rx::measure_latency("verilator", 8, 100).unwrap(), 24, "the exported Verilog");
 }

@@ -3,17 +3,17 @@
 //! Section 6: "MPA MUST verify [the FPDU] before passing the ULPDU to the ULP"; section 8: after
 //! an error no further FPDUs are delivered on that half connection. ULPDU packets from
 //! [`super::deframer::RxDeframer`] (cut-through, verdict on the last beat) are written into a
-//! packet buffer in block RAM; a packet becomes readable only when its last beat arrives good
-//! (the write pointer is then committed). A bad packet is dropped (the write pointer rolls back to
-//! the last commit) and replaced by one error packet: a single null beat (`keep` 0, `last`) whose
-//! sideband carries the error bit, the section 8 code and the FPDU's sequence number. After it,
-//! every input beat is taken and dropped until reset.
+//! packet buffer in block RAM; a packet's descriptor (sequence number, length, verdict) is queued
+//! when its last beat arrives, and the read side starts a packet only when its descriptor is at
+//! the head of the queue, so no octet leaves before its FPDU's CRC is known. A bad packet's beats
+//! are never read: its descriptor becomes one error packet, a single null beat (`keep` 0, `last`)
+//! whose sideband carries the error bit, the section 8 code and the FPDU's sequence number. After
+//! it, every input beat is taken and dropped until reset (so the bad beats need no rollback).
 //!
 //! ```text
 //!  s_axis ─► write at wr ─► RAM<Bits<8W>, A> (data only) ─► read at rd ─► StreamOutQ ─► m_axis
-//!       last beat good: commit = wr + 1     readable: rd != commit (one cycle later)
-//!       last beat bad:  wr = commit         keep and last rebuilt from the length
-//!       either: descriptor (seq, length, error, code) ─► RegFifo (32) ──────┘
+//!   last beat: descriptor (seq, length, error, code) ─► RegFifo (32) ─┘ keep, last rebuilt
+//!                                                                        from the length
 //! ```
 //! At most 30 descriptors wait (packets written, not yet read out); the input waits beyond that.
 //! ```text
@@ -35,8 +35,8 @@
 //! EMSS 9000: 8,982 octets).
 //!
 //! ### Latency and throughput
-//! The last beat of a good packet written at cycle t: its first beat leaves at t+3 (commit, RAM
-//! read, output queue). One beat per cycle in and out, for any packet size, when the buffer holds
+//! The last beat of a good packet written at cycle t: its first beat leaves at t+3 (descriptor
+//! FIFO, output queue). One beat per cycle in and out, for any packet size, when the buffer holds
 //! at least one ULPDU plus four beats.
 //!
 //! ### Reset
@@ -66,8 +66,6 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     out: StreamOutQ<W, B, RX_ULPDU_USER>,
     // Write side.
     wr: DFF<Bits<16>>,
-    commit: DFF<Bits<16>>,
-    commit_seen: DFF<Bits<16>>,
     ready_q: DFF<Bit>,
     dead: DFF<Bit>,
     dcnt: DFF<Bits<6>>,
@@ -119,8 +117,6 @@ impl<const W: usize, const B: usize, const A: usize> RxRelease<W, B, A> {
             desc: RegFifo::new(32),
             out: StreamOutQ::new(),
             wr: Default::default(),
-            commit: Default::default(),
-            commit_seen: Default::default(),
             ready_q: Default::default(),
             dead: Default::default(),
             dcnt: Default::default(),
@@ -180,8 +176,6 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
             self,
             clock,
             wr,
-            commit,
-            commit_seen,
             ready_q,
             dead,
             dcnt,
@@ -217,21 +211,16 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         if self.take.val() & !self.dead.q.val() {
             self.wr.d.next = self.wr.q.val() + 1;
         }
-        if self.ends.val() {
-            if self.bad.val() {
-                // Drop the packet's beats; the error packet is its descriptor alone.
-                self.wr.d.next = self.commit.q.val();
-                self.dead.d.next = true;
-                self.drop_q.d.next = true;
-            } else {
-                self.commit.d.next = self.wr.q.val() + 1;
-            }
+        if self.ends.val() & self.bad.val() {
+            // The bad packet's beats are never read; its descriptor is the error packet.
+            self.dead.d.next = true;
+            self.drop_q.d.next = true;
         }
+        // The descriptor reaches the read side two cycles after the last beat's RAM write, so
+        // every beat of its packet is in the RAM when the read side starts it.
         self.push.next = self.ends.val();
         self.desc.push.next = self.push.val();
         self.desc.push_data.next = self.s_axis.user.val();
-        // A RAM write in cycle t is visible to a read issued at t+1: readable from t+2.
-        self.commit_seen.d.next = self.commit.q.val();
 
         // ---- Read side: the oldest descriptor's beats, keep and last rebuilt from its length. ----
         self.d_user.next = self.desc.out_data.val();
@@ -240,8 +229,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         if !self.r_mid.q.val() {
             self.cur_rem.next = bit_cast::<16, RX_ULPDU_USER>((self.d_user.val() >> 32) & 0xFFFF);
         }
-        self.head_ok.next = self.desc.out_valid.val()
-            & (self.d_err.val() | (self.rd.q.val() != self.commit_seen.q.val()));
+        self.head_ok.next = self.desc.out_valid.val();
         self.go.next = self.head_ok.val() & self.out.s_axis.ready.val();
         self.r_last.next = self.d_err.val() | (self.cur_rem.val() <= self.c_w.val());
         self.r_n.next = self.cur_rem.val();
@@ -289,8 +277,6 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         // Reset.
         if self.rst.val() {
             self.wr.d.next = 0.into();
-            self.commit.d.next = 0.into();
-            self.commit_seen.d.next = 0.into();
             self.rd.d.next = 0.into();
             self.ram.read_address.next = 0.into();
             self.r_mid.d.next = false;
