@@ -14,7 +14,7 @@ BUILD := build
 VENV := .venv
 VENV_STAMP := $(VENV)/.installed
 WIDTHS := 4 8 16 32 64
-SYNTH_TOPS := mpa_crc32c mpa_tx
+SYNTH_TOPS := mpa_crc32c mpa_tx mpa_rx
 ICE40_WIDTHS := 4 8 16
 
 .PHONY: all build export report test timing deps apt-deps venv synth bench clean
@@ -90,6 +90,7 @@ bench: build
 	mkdir -p $(BUILD)/bench
 	$(CARGO) bench -p golden --bench framing 2>&1 | tee $(BUILD)/bench/golden.txt
 	$(CARGO) run --release -q -p sim --example crc_speed 2>&1 | tee $(BUILD)/bench/sim_speed.txt
+	$(CARGO) run --release -q -p sim --example rx_rate 2>&1 | tee $(BUILD)/bench/rx_rate.txt
 
 clean:
 	rm -rf $(BUILD)

@@ -34,7 +34,8 @@ pub struct HwCheck {
 /// The specification vectors through the hardware on `engine`, at every width: the CRC top
 /// computes each figure's CRC field from the octets it covers and accepts the whole FPDU (its own
 /// CRC at the end) as good; `mpa_tx` frames each figure's ULPDU into the figure byte for byte (a
-/// Figure 6 as the second FPDU, after its 482-octet ULPDU).
+/// Figure 6 as the second FPDU, after its 482-octet ULPDU); `mpa_rx` delivers each figure's ULPDU
+/// from its MPA stream ([`golden::vectors::Vector::receive_stream`]).
 pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
     let vectors = golden::vectors::all();
     let mut out = vec![];
@@ -87,6 +88,32 @@ pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
                     Some((seq, p)) if pass => format!("identical, {} octets at {seq:#x}", p.len()),
                     Some((seq, p)) => format!("differs: {} octets at {seq:#x}", p.len()),
                     None => "no segment".into(),
+                },
+            });
+        }
+        let mut rx = sim::rx::mpa_rx(engine, w)?;
+        for v in &vectors {
+            let (cfg, stream) = v.receive_stream();
+            let segs = [sim::packet::InPacket { data: stream, user: cfg.offset as u64 | 1 << 32 }];
+            let settings = sim::rx::RxSettings {
+                markers: cfg.markers,
+                crc: cfg.crc,
+                seq: cfg.offset,
+                origin: 0,
+                max_ulpdu: 0xFFFF,
+            };
+            let run = sim::rx::run_rx(rx.as_mut(), &settings, &segs, &Default::default())?;
+            let got = run.ulpdus.last();
+            let pass = run.error.is_none() && got.is_some_and(|u| u.data == v.ulpdu);
+            out.push(HwCheck {
+                vector: v.name.clone(),
+                check: format!("mpa_rx_w{w} ({engine}): delivers the figure's ULPDU"),
+                pass,
+                detail: match (run.error, got) {
+                    (Some(e), _) => format!("error code {} at {:#x}", e.code, e.seq),
+                    (None, Some(u)) if pass => format!("identical, {} octets", u.data.len()),
+                    (None, Some(u)) => format!("differs: {} octets", u.data.len()),
+                    (None, None) => "no ULPDU".into(),
                 },
             });
         }

@@ -233,7 +233,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Sim {
             block: SimBlock::Rx { framing, max_ulpdu, width, engine, vcd, resegment },
-        } => hw::sim_rx_cmd(width, framing.config()?, max_ulpdu, &engine, vcd.as_deref(), resegment),
+        } => {
+            hw::sim_rx_cmd(width, framing.config()?, max_ulpdu, &engine, vcd.as_deref(), resegment)
+        }
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
             hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)
         }

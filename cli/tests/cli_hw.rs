@@ -205,6 +205,15 @@ fn sim_rx_prints_exactly_what_deframe_prints() {
 }
 
 #[test]
+fn sim_rx_holds_a_large_ulpdu_until_its_crc_and_prints_it() {
+    let big: String = (0..12000).map(|i| format!("{:02x}", (i * 13) as u8)).collect();
+    let stream = framed(&["--markers"], &(big.clone() + "\n"));
+    let hw = rnic(&["sim", "rx", "--width", "4", "--markers", "--resegment", "9"], &stream);
+    assert!(hw.status.success(), "{}", text(&hw.stderr));
+    assert_eq!(text(&hw.stdout), big + "\n");
+}
+
+#[test]
 fn sim_rx_reports_errors_as_deframe_does() {
     let good = framed(&["--markers"], &(ulpdu_lines(3, 6) + "\n"));
     let good = good.trim().to_string();

@@ -79,6 +79,23 @@ impl Vector {
     }
 }
 
+impl Vector {
+    /// The MPA stream a receiver sees for this figure, with its framing settings: the preceding
+    /// FPDU (when the figure describes one) framed from the marker origin, then the figure's FPDU;
+    /// otherwise the figure's FPDU alone at the figure's position.
+    pub fn receive_stream(&self) -> (FramingConfig, Vec<u8>) {
+        match self.preceding_ulpdu() {
+            Some(p) => {
+                let cfg = FramingConfig { offset: 0, ..self.config() };
+                let mut s = frame_stream(cfg, &[p]).expect("the preceding ULPDU frames");
+                s.extend_from_slice(&self.wire);
+                (cfg, s)
+            }
+            None => (self.config(), self.wire.clone()),
+        }
+    }
+}
+
 /// Why a vector file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VectorFileError {

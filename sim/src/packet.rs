@@ -174,6 +174,10 @@ pub fn run_beats(
         }
         sim.tick();
         let done_in = src.pending() == 0;
+        if !done_in {
+            // The quiet time that ends a run counts from the last input beat.
+            quiet = 0;
+        }
         let enough = opts.expect_packets.map_or(true, |n| packets_out >= n);
         if done_in && enough && quiet > opts.drain {
             break;

@@ -270,9 +270,8 @@ pub fn measure_rate(
 pub fn measure_latency(engine: &str, width: usize, size: usize) -> Result<u64, String> {
     let cfg = golden::fpdu::FramingConfig { markers: false, crc: true, offset: 0 };
     let u: Vec<u8> = (0..size).map(|i| i as u8).collect();
-    let fp = golden::fpdu::Framer::new(cfg)
-        .and_then(|mut f| f.frame(&u))
-        .map_err(|e| e.to_string())?;
+    let fp =
+        golden::fpdu::Framer::new(cfg).and_then(|mut f| f.frame(&u)).map_err(|e| e.to_string())?;
     let mut sim = mpa_rx(engine, width)?;
     let settings = RxSettings { markers: false, crc: true, seq: 0, origin: 0, max_ulpdu: 65535 };
     let opts = crate::packet::PacketRun { expect_packets: Some(1), ..Default::default() };

@@ -72,6 +72,12 @@ fn export_names_modules_and_ports_like_axi4_stream() {
                 assert_eq!(find("m_axis_tuser").width, 32);
                 assert_eq!(find("cfg_emss").width, 16);
                 assert_eq!(find("mulpdu").dir, PortDir::Output);
+            } else if top.name.starts_with("mpa_rx") {
+                assert_eq!(find("m_axis_tdata").width, 8 * w);
+                assert_eq!(find("s_axis_tuser").width, 33);
+                assert_eq!(find("m_axis_tuser").width, 51);
+                assert_eq!(find("cfg_max_ulpdu").width, 16);
+                assert_eq!(find("err_crc").dir, PortDir::Output);
             } else {
                 assert_eq!(find("m_axis_tdata").width, 32);
             }
@@ -92,7 +98,13 @@ fn export_default_directory_gets_plain_file_names() {
         files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into()).collect();
     assert_eq!(
         names,
-        ["mpa_crc32c_w8.v", "crc32_williams_w8.v", "crc32_ethernet_w8.v", "mpa_tx_w8.v"]
+        [
+            "mpa_crc32c_w8.v",
+            "crc32_williams_w8.v",
+            "crc32_ethernet_w8.v",
+            "mpa_tx_w8.v",
+            "mpa_rx_w8.v"
+        ]
     );
 }
 

@@ -17,23 +17,6 @@ fn limit(w: usize) -> u32 {
     (16384 - w) as u32
 }
 
-/// A vector's stream from its figure's position: the preceding FPDU (when the figure describes
-/// one) and the figure's FPDU.
-fn vector_stream(v: &golden::vectors::Vector) -> (FramingConfig, Vec<u8>) {
-    match v.preceding_ulpdu() {
-        Some(p) => {
-            let cfg = FramingConfig { offset: v.position - 0, ..v.config() };
-            let start = FramingConfig { offset: 0, ..cfg };
-            let mut f = Framer::new(start).unwrap();
-            let mut s = f.frame(&p).unwrap();
-            assert_eq!(s.len() as u32, v.position, "{}: the preceding FPDU", v.name);
-            s.extend_from_slice(&v.wire);
-            (start, s)
-        }
-        None => (v.config(), v.wire.clone()),
-    }
-}
-
 fn one_segment(stream: &[u8], seq: u32) -> Vec<InPacket> {
     vec![InPacket { data: stream.to_vec(), user: seq as u64 | 1 << 32 }]
 }
@@ -47,7 +30,7 @@ fn cut_at(stream: &[u8], seq: u32, k: usize) -> Vec<InPacket> {
 
 fn vectors_at(engine: &str, w: usize, every_octet: bool) {
     for v in golden::vectors::all() {
-        let (cfg, stream) = vector_stream(&v);
+        let (cfg, stream) = v.receive_stream();
         let seq = 0x1000_0000;
         let run = check(
             engine,
@@ -234,8 +217,17 @@ fn ulpdu_length_above_the_limit_is_code_2_before_its_octets() {
             }
             let seq = 0xFFFF_0000;
             let segs = segments(&mut r, &stream, seq, 3000, true);
-            let run = check(engine, w, cfg, &stream, &segs, seq, lim, &PacketRun::default(),
-                &format!("limit {lim}"));
+            let run = check(
+                engine,
+                w,
+                cfg,
+                &stream,
+                &segs,
+                seq,
+                lim,
+                &PacketRun::default(),
+                &format!("limit {lim}"),
+            );
             assert_eq!(run.ulpdus.len(), 3, "W={w}: the ULPDU at the limit passes");
             assert_eq!(run.error.unwrap().code, 2, "W={w}");
             assert_eq!(run.pulses[3], 1, "W={w}: one drop");
@@ -249,8 +241,11 @@ fn ulpdu_length_above_the_limit_is_code_2_before_its_octets() {
     let (want, err) = testbench::rx_check::expected(cfg, &stream, 0, limit(w));
     assert!(want.is_empty() && err.unwrap().code == 2);
     let mut sim = sim::rx::mpa_rx("rusthdl", w).unwrap();
-    let settings = sim::rx::RxSettings { markers: false, crc: true, seq: 0, origin: 0, max_ulpdu: 0xFFFF };
-    let run = sim::rx::run_rx(sim.as_mut(), &settings, &one_segment(&stream, 0), &PacketRun::default()).unwrap();
+    let settings =
+        sim::rx::RxSettings { markers: false, crc: true, seq: 0, origin: 0, max_ulpdu: 0xFFFF };
+    let run =
+        sim::rx::run_rx(sim.as_mut(), &settings, &one_segment(&stream, 0), &PacketRun::default())
+            .unwrap();
     assert!(run.ulpdus.is_empty());
     assert_eq!(run.error, err, "clamped to the buffer");
 }
@@ -259,7 +254,9 @@ fn ulpdu_length_above_the_limit_is_code_2_before_its_octets() {
 fn rate_at_every_width() {
     // Segment beats per cycle with one FPDU per segment: an FPDU boundary costs one cycle (FPDUs
     // do not share an internal beat), so the rate falls with small FPDUs at wide W (README).
-    for (w, floor_1448, floor_64) in [(4, 0.99, 0.93), (8, 0.99, 0.89), (16, 0.98, 0.82), (32, 0.97, 0.74), (64, 0.95, 0.66)] {
+    for (w, floor_1448, floor_64) in
+        [(4, 0.99, 0.93), (8, 0.99, 0.89), (16, 0.98, 0.82), (32, 0.97, 0.74), (64, 0.95, 0.66)]
+    {
         let big = sim::rx::measure_rate("rusthdl", w, 1448, 20, true).unwrap();
         let small = sim::rx::measure_rate("rusthdl", w, 64, 100, true).unwrap();
         assert!(big >= floor_1448, "W={w}: {big:.3} beats/cycle with 1448-octet ULPDUs");

@@ -83,11 +83,7 @@ fn packets_are_held_until_their_last_beat() {
         }
         // Nothing ahead and no backpressure: exactly the documented latency.
         let single = run_packets(sim.as_mut(), &input[1..2], &PacketRun::default()).unwrap();
-        assert_eq!(
-            single.packets[0].first_cycle - single.in_last_cycles[0],
-            3,
-            "W={w}: latency"
-        );
+        assert_eq!(single.packets[0].first_cycle - single.in_last_cycles[0], 3, "W={w}: latency");
     }
 }
 

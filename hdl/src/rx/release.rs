@@ -172,18 +172,7 @@ impl<const W: usize, const B: usize, const A: usize> Default for RxRelease<W, B,
 impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            wr,
-            ready_q,
-            dead,
-            dcnt,
-            drop_q,
-            rd,
-            r_mid,
-            r_rem
-        );
+        dff_setup!(self, clock, wr, ready_q, dead, dcnt, drop_q, rd, r_mid, r_rem);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.desc.clock.next = self.clock.val();

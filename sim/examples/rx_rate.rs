@@ -1,0 +1,17 @@
+//! `mpa_rx` throughput and latency at every width (rust-hdl model, exact cycles):
+//! `cargo run --release -p sim --example rx_rate`. Throughput: TCP segment beats per cycle, one
+//! FPDU per segment, CRC and Markers on, no idle and no backpressure. Latency: cycles from the
+//! transfer of an FPDU's last octet to the transfer of its ULPDU's first beat.
+
+fn main() -> Result<(), String> {
+    println!("| W | latency (cycles) | beats/cycle, 1448-octet ULPDUs | 256-octet | 64-octet |");
+    println!("|---|---|---|---|---|");
+    for w in hdl::export::WIDTHS {
+        let lat = sim::rx::measure_latency("rusthdl", w, 1448)?;
+        let r1448 = sim::rx::measure_rate("rusthdl", w, 1448, 20, true)?;
+        let r256 = sim::rx::measure_rate("rusthdl", w, 256, 50, true)?;
+        let r64 = sim::rx::measure_rate("rusthdl", w, 64, 100, true)?;
+        println!("| {w} | {lat} | {r1448:.3} | {r256:.3} | {r64:.3} |");
+    }
+    Ok(())
+}
