@@ -154,15 +154,7 @@ pub fn sim_tx_cmd(
     vcd: Option<&std::path::Path>,
 ) -> Result<(), crate::CliError> {
     use crate::CliError;
-    check_width(width).map_err(CliError::usage)?;
-    if vcd.is_some() && engine != "rusthdl" {
-        return Err(CliError::usage("--vcd needs --engine rusthdl"));
-    }
-    if !sim::crc::ENGINES.contains(&engine) {
-        return Err(CliError::usage(format!(
-            "unknown --engine {engine} (use rusthdl or verilator)"
-        )));
-    }
+    check_sim_args(width, engine, vcd)?;
     let ulpdus = crate::golden_cmds::parse_ulpdu_lines(&crate::golden_cmds::read_stdin()?)?;
     // The same input rules as `rnic frame` (RFC 5044 section 3 limit), with the same messages.
     for (n, u) in ulpdus.iter().enumerate() {
@@ -211,15 +203,7 @@ pub fn sim_rx_cmd(
 ) -> Result<(), crate::CliError> {
     use crate::CliError;
     use rand::{Rng, SeedableRng};
-    check_width(width).map_err(CliError::usage)?;
-    if vcd.is_some() && engine != "rusthdl" {
-        return Err(CliError::usage("--vcd needs --engine rusthdl"));
-    }
-    if !sim::crc::ENGINES.contains(&engine) {
-        return Err(CliError::usage(format!(
-            "unknown --engine {engine} (use rusthdl or verilator)"
-        )));
-    }
+    check_sim_args(width, engine, vcd)?;
     let stream = golden::hex::decode(&crate::golden_cmds::read_stdin()?)
         .map_err(|e| CliError::input(e.to_string()))?;
     let limit = max_ulpdu.min(sim::rx::mpa_rx_max_ulpdu(width).map_err(CliError::usage)?);
@@ -269,6 +253,26 @@ pub fn sim_rx_cmd(
             other.map_or("no error".to_string(), |g| g.to_string())
         ))),
     }
+}
+
+/// The checks `rnic sim tx` and `rnic sim rx` share: the width, the engine, and a VCD only on
+/// the rust-hdl engine.
+fn check_sim_args(
+    width: usize,
+    engine: &str,
+    vcd: Option<&std::path::Path>,
+) -> Result<(), crate::CliError> {
+    use crate::CliError;
+    check_width(width).map_err(CliError::usage)?;
+    if vcd.is_some() && engine != "rusthdl" {
+        return Err(CliError::usage("--vcd needs --engine rusthdl"));
+    }
+    if !sim::crc::ENGINES.contains(&engine) {
+        return Err(CliError::usage(format!(
+            "unknown --engine {engine} (use rusthdl or verilator)"
+        )));
+    }
+    Ok(())
 }
 
 fn check_width(w: usize) -> Result<(), String> {

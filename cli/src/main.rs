@@ -155,6 +155,20 @@ enum Command {
     },
 }
 
+/// The simulation settings `sim tx` and `sim rx` share.
+#[derive(Args)]
+struct SimArgs {
+    /// Bytes per beat: 4, 8, 16, 32, 64.
+    #[arg(long, default_value_t = 8)]
+    width: usize,
+    /// rusthdl (the model, driven directly) or verilator (the exported Verilog).
+    #[arg(long, default_value = "rusthdl")]
+    engine: String,
+    /// Write a waveform of every signal (rusthdl engine only).
+    #[arg(long)]
+    vcd: Option<std::path::PathBuf>,
+}
+
 #[derive(Subcommand)]
 enum SimBlock {
     /// ULPDUs (one per line, hex) through the transmit datapath `mpa_tx` -> the MPA stream, one
@@ -162,15 +176,8 @@ enum SimBlock {
     Tx {
         #[command(flatten)]
         framing: FramingArgs,
-        /// Bytes per beat: 4, 8, 16, 32, 64.
-        #[arg(long, default_value_t = 8)]
-        width: usize,
-        /// rusthdl (the model, driven directly) or verilator (the exported Verilog).
-        #[arg(long, default_value = "rusthdl")]
-        engine: String,
-        /// Write a waveform of every signal (rusthdl engine only).
-        #[arg(long)]
-        vcd: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        hw: SimArgs,
     },
     /// An MPA stream (hex) on stdin through the receive datapath `mpa_rx` -> the ULPDUs, one per
     /// line: the same input, output, error message and exit status as `rnic deframe`. The ULPDUs,
@@ -183,15 +190,8 @@ enum SimBlock {
         /// Largest ULPDU_Length accepted; the hardware's release buffer caps it (16384 - W).
         #[arg(long, default_value_t = golden::mulpdu::ULPDU_MAX)]
         max_ulpdu: u32,
-        /// Bytes per beat: 4, 8, 16, 32, 64.
-        #[arg(long, default_value_t = 8)]
-        width: usize,
-        /// rusthdl (the model, driven directly) or verilator (the exported Verilog).
-        #[arg(long, default_value = "rusthdl")]
-        engine: String,
-        /// Write a waveform of every signal (rusthdl engine only).
-        #[arg(long)]
-        vcd: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        hw: SimArgs,
         /// Cut the stream into random TCP segments of 1..3000 octets from this seed (default:
         /// one segment).
         #[arg(long)]
@@ -228,13 +228,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
         ),
         Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
         Command::Export { width, out } => hw::export_cmd(width, out).map_err(CliError::usage),
-        Command::Sim { block: SimBlock::Tx { framing, width, engine, vcd } } => {
-            hw::sim_tx_cmd(width, framing.config()?, &engine, vcd.as_deref())
+        Command::Sim { block: SimBlock::Tx { framing, hw } } => {
+            hw::sim_tx_cmd(hw.width, framing.config()?, &hw.engine, hw.vcd.as_deref())
         }
-        Command::Sim {
-            block: SimBlock::Rx { framing, max_ulpdu, width, engine, vcd, resegment },
-        } => {
-            hw::sim_rx_cmd(width, framing.config()?, max_ulpdu, &engine, vcd.as_deref(), resegment)
+        Command::Sim { block: SimBlock::Rx { framing, max_ulpdu, hw, resegment } } => {
+            let cfg = framing.config()?;
+            hw::sim_rx_cmd(hw.width, cfg, max_ulpdu, &hw.engine, hw.vcd.as_deref(), resegment)
         }
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
             hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)

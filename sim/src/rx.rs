@@ -99,21 +99,10 @@ pub fn mpa_rx_vcd(
     vcd: Option<&std::path::Path>,
 ) -> Result<Box<dyn CycleSim>, String> {
     let spec = hdl::export::mpa_rx_spec(width)?;
-    match engine {
-        "rusthdl" => with_width!(width, |W, B| {
-            const A: usize = buffer_bits(W);
-            let mut sim = crate::rusthdl::RustHdlSim::new(MpaRx::<W, B, A>::new())?;
-            if let Some(p) = vcd {
-                sim = sim.with_vcd(p)?;
-            }
-            Ok(Box::new(sim) as Box<dyn CycleSim>)
-        }),
-        "verilator" => {
-            let top = hdl::export::export_top(&spec)?;
-            Ok(Box::new(crate::verilator::VerilatorSim::build(&top)?))
-        }
-        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
-    }
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        crate::tx::top_engine(engine, &spec, MpaRx::<W, B, A>::new, vcd)
+    })
 }
 
 /// [`mpa_rx_vcd`] without a waveform.

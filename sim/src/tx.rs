@@ -91,6 +91,33 @@ pub fn segmenter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String
     ))
 }
 
+/// An exported top on either engine: the rust-hdl model `make` builds (every signal to `vcd` if
+/// given; rusthdl only) or the exported Verilog of `spec` on Verilator.
+pub fn top_engine<T: crate::rusthdl::DirectTop + 'static>(
+    engine: &str,
+    spec: &hdl::export::TopSpec,
+    make: impl FnOnce() -> T,
+    vcd: Option<&std::path::Path>,
+) -> Result<Box<dyn CycleSim>, String> {
+    match engine {
+        "rusthdl" => {
+            let mut sim = RustHdlSim::new(make())?;
+            if let Some(p) = vcd {
+                sim = sim.with_vcd(p)?;
+            }
+            Ok(Box::new(sim))
+        }
+        "verilator" => {
+            if vcd.is_some() {
+                return Err("a VCD needs the rusthdl engine".into());
+            }
+            let top = hdl::export::export_top(spec)?;
+            Ok(Box::new(VerilatorSim::build(&top)?))
+        }
+        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
+    }
+}
+
 /// The transmit datapath `mpa_tx` at `width` bytes per beat: the rust-hdl model (VCD to `vcd`
 /// if given) or the exported `mpa_tx_w<W>.v` on Verilator.
 pub fn mpa_tx(
@@ -99,20 +126,7 @@ pub fn mpa_tx(
     vcd: Option<&std::path::Path>,
 ) -> Result<Box<dyn CycleSim>, String> {
     let spec = hdl::export::mpa_tx_spec(width)?;
-    match engine {
-        "rusthdl" => with_width!(width, |W, B| {
-            let mut sim = RustHdlSim::new(MpaTx::<W, B>::new())?;
-            if let Some(p) = vcd {
-                sim = sim.with_vcd(p)?;
-            }
-            Ok(Box::new(sim) as Box<dyn CycleSim>)
-        }),
-        "verilator" => {
-            let top = hdl::export::export_top(&spec)?;
-            Ok(Box::new(VerilatorSim::build(&top)?))
-        }
-        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
-    }
+    with_width!(width, |W, B| top_engine(engine, &spec, MpaTx::<W, B>::new, vcd))
 }
 
 /// Settings of one `mpa_tx` run.

@@ -27,13 +27,8 @@ fn transmit(engine: &str, w: usize, seed: u64, n: usize) -> Link {
     let mulpdu = golden::mulpdu::mulpdu(emss, markers) as usize;
     let seq: u32 = r.gen();
     let offset = r.gen_range(0..128u32) * 4;
-    let tx = TxSettings {
-        markers,
-        crc: r.gen_bool(0.8),
-        emss,
-        seq,
-        origin: seq.wrapping_sub(offset),
-    };
+    let tx =
+        TxSettings { markers, crc: r.gen_bool(0.8), emss, seq, origin: seq.wrapping_sub(offset) };
     let ulpdus: Vec<Vec<u8>> = (0..n)
         .map(|_| {
             let len = if r.gen_bool(0.3) { mulpdu } else { r.gen_range(0..=mulpdu) };
@@ -53,11 +48,8 @@ fn transmit(engine: &str, w: usize, seed: u64, n: usize) -> Link {
     };
     let run = run_tx(sim.as_mut(), &tx, &input, &opts).unwrap();
     assert_eq!((run.err_length, run.err_too_long, run.oversize_fpdus), (0, 0, 0));
-    let mut segments: Vec<InPacket> = run
-        .segments
-        .iter()
-        .map(|(s, p)| InPacket { data: p.clone(), user: *s as u64 })
-        .collect();
+    let mut segments: Vec<InPacket> =
+        run.segments.iter().map(|(s, p)| InPacket { data: p.clone(), user: *s as u64 }).collect();
     segments.last_mut().unwrap().user |= 1 << 32;
     Link { ulpdus, tx, segments }
 }

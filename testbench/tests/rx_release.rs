@@ -131,3 +131,18 @@ fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
         }
     }
 }
+
+#[test]
+fn one_beat_per_cycle_in_and_out_for_one_beat_packets() {
+    for w in [4usize, 8, 16, 32, 64] {
+        let input: Vec<InPacket> =
+            (0..300).map(|i| good(i, vec![i as u8; 1 + i as usize % w])).collect();
+        let mut sim = sim::rx::release("rusthdl", w, false).unwrap();
+        let res = run_packets(sim.as_mut(), &input, &PacketRun::default()).unwrap();
+        assert_same(w, &res.packets, &input);
+        let in_span = res.in_last_cycles.last().unwrap() - res.in_first_cycles[0] + 1;
+        let out_span = res.packets.last().unwrap().last_cycle - res.packets[0].first_cycle + 1;
+        assert_eq!(in_span, 300, "W={w}: input beats per cycle");
+        assert_eq!(out_span, 300, "W={w}: output beats per cycle");
+    }
+}

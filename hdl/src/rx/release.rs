@@ -36,8 +36,9 @@
 //!
 //! ### Latency and throughput
 //! The last beat of a good packet written at cycle t: its first beat leaves at t+3 (descriptor
-//! FIFO, output queue). One beat per cycle in and out, for any packet size, when the buffer holds
-//! at least one ULPDU plus four beats.
+//! FIFO, output queue). One beat per cycle in and out, one-beat packets included (asserted in
+//! `testbench/tests/rx_release.rs`), while the buffer has room for the packet being written and
+//! the one being read.
 //!
 //! ### Reset
 //! `rst` empties the buffer and the descriptor FIFO and revives the stream.
