@@ -13,6 +13,7 @@
 //! - [`ddp`]: DDP (RFC 5041) and RDMAP (RFC 5040) headers, opcodes, and the placement model.
 //! - [`williams`]: the Williams RDMA/TCP segment format, CRC-32 and framing recovery.
 //! - [`hex`]: hex text helpers shared by the tools.
+//! - [`traffic`]: the test traffic of the board loopback (generator and checker).
 //!
 //! Bad input anywhere returns a typed error; nothing panics.
 
@@ -24,5 +25,6 @@ pub mod hex;
 pub mod mulpdu;
 pub mod segment;
 pub mod startup;
+pub mod traffic;
 pub mod vectors;
 pub mod williams;
