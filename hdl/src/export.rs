@@ -9,6 +9,8 @@
 //! [`exportable_tops`] lists the tops for a width; [`export_top`] produces one file's text and
 //! port list; [`write_tops`] writes them (the `rnic export` command).
 
+use crate::board::loopback::BoardLoopback;
+use crate::board::pins::Board;
 use crate::crc::CrcCalc;
 use crate::rx::mpa_rx::{buffer_bits, MpaRx};
 use crate::tx::mpa_tx::MpaTx;
@@ -61,6 +63,8 @@ pub enum TopKind {
     MpaTx,
     /// The receive datapath [`MpaRx`] with a 16 KiB release buffer ([`buffer_bits`]).
     MpaRx,
+    /// The loopback core of a board ([`BoardLoopback`] in that board's configuration).
+    Board(Board),
 }
 
 /// An exportable top: what to build and what to call it.
@@ -79,6 +83,7 @@ impl TopSpec {
             TopKind::CrcCalc(def) => format!("{}_w{}", crc_top_stem(&def), self.width),
             TopKind::MpaTx => format!("mpa_tx_w{}", self.width),
             TopKind::MpaRx => format!("mpa_rx_w{}", self.width),
+            TopKind::Board(b) => b.info().core.to_string(),
         }
     }
 }
@@ -116,6 +121,18 @@ pub fn mpa_tx_spec(width: usize) -> Result<TopSpec, String> {
 pub fn mpa_rx_spec(width: usize) -> Result<TopSpec, String> {
     check_width(width)?;
     Ok(TopSpec { kind: TopKind::MpaRx, width })
+}
+
+/// The loopback core of `board` (its width is the board's).
+pub fn board_spec(board: Board) -> TopSpec {
+    TopSpec { kind: TopKind::Board(board), width: board.info().width }
+}
+
+/// The file a board build synthesizes: the board's exported loopback core, then its pin wrapper
+/// ([`Board::wrapper_verilog`]; after the core's `timescale, which it shares).
+pub fn board_verilog(board: Board) -> Result<String, String> {
+    let core = export_top(&board_spec(board))?;
+    Ok(format!("{}\n{}", core.verilog, board.wrapper_verilog()))
 }
 
 /// Every top exported at `width` bytes per beat.
@@ -202,6 +219,30 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
             );
             export_block(&spec.name(), &mut top, &header)
         }),
+        TopKind::Board(board) => {
+            let i = board.info();
+            let header = format!(
+                "Board loopback core for the {} (hdl::board::loopback::BoardLoopback<{}, {}, {}>):\n\
+                 traffic generator -> mpa_tx -> mpa_rx -> checker, status on led[7:0]. ULPDU length\n\
+                 mask 0x{:X}. The board wrapper {} connects it to the pins.",
+                i.name,
+                i.width,
+                8 * i.width,
+                i.buffer_bits,
+                i.len_mask,
+                i.top
+            );
+            match board {
+                Board::Ulx3s => {
+                    let mut top = BoardLoopback::<8, 64, 11>::new(i.len_mask);
+                    export_block(&spec.name(), &mut top, &header)
+                }
+                Board::Hx8k => {
+                    let mut top = BoardLoopback::<4, 32, 9>::new(i.len_mask);
+                    export_block(&spec.name(), &mut top, &header)
+                }
+            }
+        }
     }
 }
 

@@ -8,8 +8,10 @@
 //! - [`stream_skid`]: the register slice every streaming block's output goes through;
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
 //! - [`rx`]: the receive datapath (`mpa_rx`);
+//! - [`board`]: the board loopback (traffic generator, checker, pins) for ULX3S and iCE40;
 //! - [`export`]: Verilog with plain module names and AXI4-Stream port names.
 
+pub mod board;
 pub mod crc;
 pub mod export;
 pub mod fifo;
