@@ -3,6 +3,7 @@
 #                   hardware, print a short report
 #   make test       every test, plus the Fmax floor check (installs the tools it needs)
 #   make synth      Yosys + nextpnr for every exported top, width and target; build/fpga/report.md
+#   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
@@ -16,8 +17,9 @@ VENV_STAMP := $(VENV)/.installed
 WIDTHS := 4 8 16 32 64
 SYNTH_TOPS := mpa_crc32c mpa_tx mpa_rx
 ICE40_WIDTHS := 4 8 16
+BOARDS := ulx3s
 
-.PHONY: all build export report test timing deps apt-deps venv synth bench clean
+.PHONY: all build export report test timing bitstream deps apt-deps venv synth bench clean
 
 all: report
 
@@ -69,9 +71,14 @@ timing: deps build
 	      --min-fmax $$floor || exit 1; \
 	done
 
+# Board bitstreams: the loopback on each board's pins; fails if it misses the board clock.
+bitstream: deps build
+	@for b in $(BOARDS); do $(RNIC) bitstream --board $$b || exit 1; done
+
 test: deps
 	mkdir -p $(BUILD)
 	$(MAKE) timing
+	$(MAKE) bitstream
 	$(CARGO) test --workspace 2>&1 | tee $(BUILD)/test.log; exit $${PIPESTATUS[0]}
 
 synth: deps export
@@ -91,6 +98,7 @@ bench: build
 	$(CARGO) bench -p golden --bench framing 2>&1 | tee $(BUILD)/bench/golden.txt
 	$(CARGO) run --release -q -p sim --example crc_speed 2>&1 | tee $(BUILD)/bench/sim_speed.txt
 	$(CARGO) run --release -q -p sim --example rx_rate 2>&1 | tee $(BUILD)/bench/rx_rate.txt
+	$(CARGO) run --release -q -p sim --example board_rate 2>&1 | tee $(BUILD)/bench/board_rate.txt
 
 clean:
 	rm -rf $(BUILD)

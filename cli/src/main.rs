@@ -130,6 +130,21 @@ enum Command {
         #[arg(long)]
         min_fmax: Option<f64>,
     },
+    /// Board build: the loopback (traffic generator, mpa_tx, mpa_rx, checker, LEDs) on a board's
+    /// pins, synthesized, placed and routed at the board clock (fixed seed) and packed into a
+    /// bitstream under OUT/BOARD/ (ulx3s: ecppack .bit; hx8k: icepack .bin); adds a record to
+    /// OUT/report.json. Fails if the design does not meet the board clock.
+    Bitstream {
+        /// ulx3s (LFE5U-85F, 25 MHz, W = 8) or hx8k (iCE40-HX8K breakout, 12 MHz, W = 4).
+        #[arg(long, default_value = "ulx3s")]
+        board: String,
+        /// nextpnr placement seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where the run's files go (a directory per board) and the report.
+        #[arg(long, default_value = "build/fpga")]
+        out: std::path::PathBuf,
+    },
     /// Writes the exported Verilog tops (plain module names, AXI4-Stream ports), one file each.
     Export {
         /// Only this width (bytes per beat: 4, 8, 16, 32, 64); all widths by default.
@@ -237,6 +252,24 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
             hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)
+        }
+        Command::Bitstream { board, seed, out } => {
+            let b = hdl::board::pins::Board::by_name(&board).map_err(CliError::usage)?;
+            let (rec, file) = synth::bitstream(b, seed, &out.join("board"))?;
+            println!(
+                "{} {} fmax_mhz={:.1} (board clock {} MHz) luts={} ffs={} brams={} seconds={}",
+                rec.target,
+                rec.top,
+                rec.fmax_mhz,
+                b.info().clock_mhz,
+                rec.luts,
+                rec.ffs,
+                rec.brams,
+                rec.seconds
+            );
+            println!("bitstream: {}", file.display());
+            synth::update_report(&out, rec)?;
+            Ok(())
         }
         Command::Synth { target, top, width, freq, seed, verilog_dir, out, min_fmax } => {
             let t = synth::target(&target)?;

