@@ -43,6 +43,7 @@
 //! ### Reset
 //! `rst` starts at a packet boundary and empties the gearbox.
 
+use crate::keep_words::KeepWords;
 use crate::rx::delineator::RX_FPDU_USER;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
@@ -98,10 +99,9 @@ pub struct RxDeframer<const W: usize, const B: usize> {
     c_wmask: Constant<Bits<16>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
-    c_cnt: Vec<Constant<Bits<5>>>,
+    kw: KeepWords<W>,
     c_lane: Vec<Constant<Bits<7>>>,
     // Strip stage.
-    wedge: Signal<Local, Bits<W>>,
     n: Signal<Local, Bits<5>>,
     tm: Signal<Local, Bits<7>>,
     wi: Signal<Local, Bits<16>>,
@@ -178,9 +178,8 @@ impl<const W: usize, const B: usize> RxDeframer<W, B> {
             c_wmask: c16(W / 4 - 1),
             c_rot_l: (0..stages).map(|s| c16(16 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (16 << s))).collect(),
-            c_cnt: (0..W / 4).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            kw: KeepWords::new(),
             c_lane: (0..W / 4).map(|k| Constant::new((k as u64).into())).collect(),
-            wedge: Default::default(),
             n: Default::default(),
             tm: Default::default(),
             wi: Default::default(),
@@ -246,23 +245,8 @@ impl<const W: usize, const B: usize> Logic for RxDeframer<W, B> {
         self.err_q.d.next = false;
 
         // ---- Strip stage: the beat's Marker (at most one: 128 words apart) out. ----
-        self.wedge.next = 0.into();
-        for j in 0..(W / 4 - 1) {
-            self.wedge.next = self.wedge.val().replace_bit(
-                j,
-                self.s_axis.keep.val().get_bit(j * 4) & !self.s_axis.keep.val().get_bit(j * 4 + 4),
-            );
-        }
-        for j in (W / 4 - 1)..(W / 4) {
-            self.wedge.next =
-                self.wedge.val().replace_bit(j, self.s_axis.keep.val().get_bit(j * 4));
-        }
-        self.n.next = 0.into();
-        for j in 0..(W / 4) {
-            if self.wedge.val().get_bit(j) {
-                self.n.next = self.n.val() | self.c_cnt[j].val();
-            }
-        }
+        self.kw.keep.next = self.s_axis.keep.val();
+        self.n.next = bit_cast::<5, 6>(self.kw.words.val());
         self.tm.next = self.s_to_mk.q.val();
         self.wi.next = self.s_wi.q.val();
         self.lead.next = self.s_lead.q.val();

@@ -35,6 +35,7 @@
 
 use crate::crc::engine::CrcEngine;
 use crate::fifo::RegFifo;
+use crate::keep_words::KeepWords;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_fifo::StreamFifo;
 use crate::stream_skid::StreamSkid;
@@ -58,11 +59,10 @@ pub struct TxCrcUnit<const W: usize, const B: usize> {
     crcs: RegFifo<32>,
     out: StreamSkid<W, B, TX_FPDU_USER>,
     c_ones32: Constant<Bits<B>>,
-    c_cnt: Vec<Constant<Bits<6>>>,
+    kw: KeepWords<W>,
     take: Signal<Local, Bit>,
     head_last: Signal<Local, Bit>,
     can_go: Signal<Local, Bit>,
-    wedge: Signal<Local, Bits<W>>,
     crc_lane: Signal<Local, Bits<6>>,
     sh: Signal<Local, Bits<16>>,
     patched: Signal<Local, Bits<B>>,
@@ -87,11 +87,10 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
             crcs: RegFifo::new(crate::stream_fifo::STREAM_FIFO_DEPTH),
             out: StreamSkid::new(),
             c_ones32: Constant::new(Bits::<B>::from(0xFFFF_FFFFu64)),
-            c_cnt: (0..W / 4).map(|k| Constant::new((k as u64).into())).collect(),
+            kw: KeepWords::new(),
             take: Default::default(),
             head_last: Default::default(),
             can_go: Default::default(),
-            wedge: Default::default(),
             crc_lane: Default::default(),
             sh: Default::default(),
             patched: Default::default(),
@@ -148,24 +147,8 @@ impl<const W: usize, const B: usize> Logic for TxCrcUnit<W, B> {
         self.beats.m_axis.ready.next = self.can_go.val();
         self.crcs.out_ready.next = self.can_go.val() & self.beats.m_axis.last.val();
         // The CRC field is the last word of the last beat: lane n - 1 of n words.
-        self.wedge.next = 0.into();
-        for j in 0..(W / 4 - 1) {
-            self.wedge.next = self.wedge.val().replace_bit(
-                j,
-                self.beats.m_axis.keep.val().get_bit(j * 4)
-                    & !self.beats.m_axis.keep.val().get_bit(j * 4 + 4),
-            );
-        }
-        for j in (W / 4 - 1)..(W / 4) {
-            self.wedge.next =
-                self.wedge.val().replace_bit(j, self.beats.m_axis.keep.val().get_bit(j * 4));
-        }
-        self.crc_lane.next = 0.into();
-        for j in 0..(W / 4) {
-            if self.wedge.val().get_bit(j) {
-                self.crc_lane.next = self.crc_lane.val() | self.c_cnt[j].val();
-            }
-        }
+        self.kw.keep.next = self.beats.m_axis.keep.val();
+        self.crc_lane.next = self.kw.last_word.val();
         self.sh.next = bit_cast::<16, 6>(self.crc_lane.val()) << 5;
         self.patched.next = (self.beats.m_axis.data.val()
             & !(self.c_ones32.val() << self.sh.val()))

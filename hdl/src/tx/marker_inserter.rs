@@ -46,6 +46,7 @@
 //! ### Reset
 //! `rst` loads the stream position, empties `acc` and the register slices.
 
+use crate::keep_words::KeepWords;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
@@ -103,12 +104,11 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     c_top: Constant<Bits<16>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
-    c_cnt: Vec<Constant<Bits<6>>>,
+    kw: KeepWords<W>,
     // Expand stage, combinational.
     e_take: Signal<Local, Bit>,
     p_user: Signal<Local, Bits<PRE_USER>>,
     p_data: Signal<Local, Bits<B>>,
-    wedge: Signal<Local, Bits<W>>,
     n: Signal<Local, Bits<6>>,
     markers: Signal<Local, Bit>,
     ins: Signal<Local, Bit>,
@@ -179,11 +179,10 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_top: c16(B - 32),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
-            c_cnt: (0..words).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            kw: KeepWords::new(),
             e_take: Default::default(),
             p_user: Default::default(),
             p_data: Default::default(),
-            wedge: Default::default(),
             n: Default::default(),
             markers: Default::default(),
             ins: Default::default(),
@@ -246,23 +245,8 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         self.pre.clock.next = self.clock.val();
         self.pre.rst.next = self.rst.val();
         // Words in the beat (keep is contiguous, whole words): the position of its edge.
-        self.wedge.next = 0.into();
-        for j in 0..(W / 4 - 1) {
-            self.wedge.next = self.wedge.val().replace_bit(
-                j,
-                self.s_axis.keep.val().get_bit(j * 4) & !self.s_axis.keep.val().get_bit(j * 4 + 4),
-            );
-        }
-        for j in (W / 4 - 1)..(W / 4) {
-            self.wedge.next =
-                self.wedge.val().replace_bit(j, self.s_axis.keep.val().get_bit(j * 4));
-        }
-        self.n.next = 0.into();
-        for j in 0..(W / 4) {
-            if self.wedge.val().get_bit(j) {
-                self.n.next = self.n.val() | self.c_cnt[j].val();
-            }
-        }
+        self.kw.keep.next = self.s_axis.keep.val();
+        self.n.next = self.kw.words.val();
         self.pre.s_axis.data.next = self.s_axis.data.val();
         self.pre.s_axis.keep.next = self.s_axis.keep.val();
         self.pre.s_axis.user.next = bit_cast::<PRE_USER, TX_FPDU_USER>(self.s_axis.user.val())

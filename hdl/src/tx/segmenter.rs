@@ -54,6 +54,7 @@
 //! `rst` loads the sequence number and stream position, empties the pipeline, the gearbox and the
 //! register slices.
 
+use crate::keep_words::KeepWords;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
@@ -176,12 +177,11 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     c_wmask: Constant<Bits<6>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
-    c_cnt: Vec<Constant<Bits<6>>>,
+    kw: KeepWords<W>,
     // Combinational: input and F stages.
     adv: Signal<Local, Bit>,
     in_take: Signal<Local, Bit>,
     in_first: Signal<Local, Bit>,
-    wedge: Signal<Local, Bits<W>>,
     in_n: Signal<Local, Bits<6>>,
     in_lead: Signal<Local, Bit>,
     in_a1m2: Signal<Local, Bits<16>>,
@@ -324,11 +324,10 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             c_wmask: Constant::new(((words - 1) as u64).into()),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
-            c_cnt: (0..words).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            kw: KeepWords::new(),
             adv: Default::default(),
             in_take: Default::default(),
             in_first: Default::default(),
-            wedge: Default::default(),
             in_n: Default::default(),
             in_lead: Default::default(),
             in_a1m2: Default::default(),
@@ -657,23 +656,8 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.in_take.next = self.s_axis.valid.val() & self.adv.val();
         self.in_first.next = !self.in_mid.q.val();
         // Words in the input beat (keep is contiguous, whole words).
-        self.wedge.next = 0.into();
-        for j in 0..(W / 4 - 1) {
-            self.wedge.next = self.wedge.val().replace_bit(
-                j,
-                self.s_axis.keep.val().get_bit(j * 4) & !self.s_axis.keep.val().get_bit(j * 4 + 4),
-            );
-        }
-        for j in (W / 4 - 1)..(W / 4) {
-            self.wedge.next =
-                self.wedge.val().replace_bit(j, self.s_axis.keep.val().get_bit(j * 4));
-        }
-        self.in_n.next = 0.into();
-        for j in 0..(W / 4) {
-            if self.wedge.val().get_bit(j) {
-                self.in_n.next = self.in_n.val() | self.c_cnt[j].val();
-            }
-        }
+        self.kw.keep.next = self.s_axis.keep.val();
+        self.in_n.next = self.kw.words.val();
         // F1: a leading Marker when the FPDU starts on a Marker position; y = P + a' - 2 with
         // a' = 1 after a leading Marker, else the position a.
         self.in_p.next = bit_cast::<16, 17>(self.s_axis.user.val() & 0x3FFF);
