@@ -62,3 +62,217 @@ fn the_check_finds_the_pattern() {
     assert!(found[0].starts_with("self.pre.s_axis.user.next"));
     assert!(found[1].starts_with("self.cnt.d.next"));
 }
+
+/// Verilog-2005 and SystemVerilog-2017 reserved words that could pass for a signal or child
+/// name (the generated Verilog names wires and instances after the Rust fields; Verilator and
+/// Yosys reject a keyword there, as `expect` and `release` once did).
+const HDL_KEYWORDS: &[&str] = &[
+    "alias",
+    "always",
+    "and",
+    "assert",
+    "assign",
+    "assume",
+    "automatic",
+    "before",
+    "begin",
+    "bind",
+    "bins",
+    "bit",
+    "break",
+    "buf",
+    "byte",
+    "case",
+    "cell",
+    "chandle",
+    "checker",
+    "class",
+    "clocking",
+    "config",
+    "const",
+    "constraint",
+    "context",
+    "continue",
+    "cover",
+    "cross",
+    "deassign",
+    "default",
+    "defparam",
+    "design",
+    "disable",
+    "dist",
+    "do",
+    "edge",
+    "else",
+    "end",
+    "enum",
+    "event",
+    "expect",
+    "export",
+    "extends",
+    "extern",
+    "final",
+    "first_match",
+    "for",
+    "force",
+    "foreach",
+    "forever",
+    "fork",
+    "function",
+    "generate",
+    "genvar",
+    "global",
+    "if",
+    "iff",
+    "ignore_bins",
+    "illegal_bins",
+    "implements",
+    "implies",
+    "import",
+    "initial",
+    "inout",
+    "input",
+    "inside",
+    "instance",
+    "int",
+    "integer",
+    "interface",
+    "intersect",
+    "join",
+    "large",
+    "let",
+    "liblist",
+    "library",
+    "local",
+    "localparam",
+    "logic",
+    "longint",
+    "matches",
+    "medium",
+    "modport",
+    "module",
+    "nand",
+    "negedge",
+    "new",
+    "nexttime",
+    "nor",
+    "not",
+    "null",
+    "or",
+    "output",
+    "package",
+    "packed",
+    "parameter",
+    "posedge",
+    "primitive",
+    "priority",
+    "program",
+    "property",
+    "protected",
+    "pull0",
+    "pull1",
+    "pulldown",
+    "pullup",
+    "pure",
+    "rand",
+    "randc",
+    "randcase",
+    "real",
+    "ref",
+    "reg",
+    "reject_on",
+    "release",
+    "repeat",
+    "restrict",
+    "return",
+    "sequence",
+    "shortint",
+    "shortreal",
+    "signed",
+    "small",
+    "soft",
+    "solve",
+    "specify",
+    "specparam",
+    "static",
+    "string",
+    "strong",
+    "struct",
+    "super",
+    "supply0",
+    "supply1",
+    "table",
+    "tagged",
+    "task",
+    "this",
+    "throughout",
+    "time",
+    "tran",
+    "tri",
+    "trireg",
+    "type",
+    "typedef",
+    "union",
+    "unique",
+    "unsigned",
+    "until",
+    "use",
+    "uwire",
+    "var",
+    "vectored",
+    "virtual",
+    "void",
+    "wait",
+    "wand",
+    "weak",
+    "while",
+    "wildcard",
+    "wire",
+    "with",
+    "within",
+    "wor",
+    "xnor",
+    "xor",
+];
+
+/// Field names (`name: Type,` lines) of `#[derive(LogicBlock)]` structs that are HDL keywords.
+fn keyword_fields(src: &str) -> Vec<String> {
+    let mut in_block = false;
+    src.lines()
+        .filter(|l| {
+            if l.contains("#[derive(LogicBlock") {
+                in_block = true;
+            } else if l.starts_with('}') {
+                in_block = false;
+            }
+            in_block
+        })
+        .filter_map(|l| {
+            let l = l.trim().trim_start_matches("pub ");
+            let (name, rest) = l.split_once(": ")?;
+            let is_field = rest.ends_with(',')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && rest.starts_with(|c: char| c.is_ascii_uppercase());
+            (is_field && HDL_KEYWORDS.contains(&name)).then(|| l.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn no_signal_or_child_is_named_after_an_hdl_keyword() {
+    let mut files = vec![];
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let mut bad = vec![];
+    for f in files {
+        let src = std::fs::read_to_string(&f).unwrap();
+        for s in keyword_fields(&src) {
+            bad.push(format!("{}: {s}", f.display()));
+        }
+    }
+    assert!(bad.is_empty(), "fields named after HDL keywords:\n{}", bad.join("\n"));
+    let found = keyword_fields(
+        "#[derive(LogicBlock)]\npub struct X {\n    expect: TrafficPattern<W, B>,\n    \
+         want: Signal<Local, Bit>,\n}\nstruct Y {\n    output: Mat32,\n}\n",
+    );
+    assert_eq!(found, ["expect: TrafficPattern<W, B>,"]);
+}
