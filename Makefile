@@ -88,7 +88,8 @@ synth: deps export
 	    $(RNIC) synth --target ecp5-5g-85f --top $$top --width $$w || exit 1; \
 	  done; \
 	  for w in $(ICE40_WIDTHS); do \
-	    $(RNIC) synth --target ice40-hx8k --top $$top --width $$w --freq 150 || exit 1; \
+	    $(RNIC) synth --target ice40-hx8k --top $$top --width $$w --freq 150 || \
+	      echo "ice40-hx8k $${top}_w$$w: not placed (see the error above; the part is small)"; \
 	  done; \
 	done
 	@cat $(BUILD)/fpga/report.md

@@ -116,9 +116,20 @@ fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<(), CliError> {
     both.extend_from_slice(&out.stderr);
     let _ = std::fs::write(log.with_extension("out"), &both);
     if !out.status.success() {
+        // The tool's own account: its first ERROR line, and nextpnr's utilisation of logic cells
+        // (what a design that does not fit runs out of).
+        let text = String::from_utf8_lossy(&both).to_string()
+            + &std::fs::read_to_string(log).unwrap_or_default();
+        let mut why: Vec<&str> = vec![];
+        for key in ["ERROR", "ICESTORM_LC:", "TRELLIS_COMB:"] {
+            if let Some(l) = text.lines().find(|l| l.contains(key)) {
+                why.push(l.trim().trim_start_matches("Info:").trim());
+            }
+        }
         return Err(CliError::check(format!(
-            "{what} failed ({}); see {}",
+            "{what} failed ({}){}; see {}",
             out.status,
+            if why.is_empty() { String::new() } else { format!(": {}", why.join("; ")) },
             log.display()
         )));
     }

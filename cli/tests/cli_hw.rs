@@ -253,3 +253,11 @@ fn sim_rx_writes_a_vcd_on_request() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("--vcd needs --engine rusthdl"));
 }
+
+#[test]
+fn bitstream_names_the_boards_when_given_an_unknown_one() {
+    let o = rnic(&["bitstream", "--board", "arty"], "");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let e = text(&o.stderr);
+    assert!(e.contains("unknown board \"arty\"") && e.contains("ulx3s, hx8k"), "{e}");
+}
