@@ -42,6 +42,7 @@
 //! ### Reset
 //! `rst` loads the position and sequence number, and starts at an FPDU boundary.
 
+use crate::keep_words::KeepWords;
 use crate::rx::realigner::RX_WORD_USER;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
@@ -104,10 +105,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     c_wmask: Constant<Bits<6>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
-    c_cnt: Vec<Constant<Bits<6>>>,
+    kw: KeepWords<W>,
     c_lane: Vec<Constant<Bits<6>>>,
     // Input stage.
-    wedge: Signal<Local, Bits<W>>,
     i_n: Signal<Local, Bits<6>>,
     // Core.
     h_n: Signal<Local, Bits<6>>,
@@ -117,7 +117,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     avail: Signal<Local, Bits<6>>,
     markers: Signal<Local, Bit>,
     lead: Signal<Local, Bit>,
-    hlane: Signal<Local, Bits<6>>,
+    word_s: Signal<Local, Bits<32>>,
+    word_s1: Signal<Local, Bits<32>>,
+    hdr_in: Signal<Local, Bit>,
     hword: Signal<Local, Bits<32>>,
     len: Signal<Local, Bits<16>>,
     go: Signal<Local, Bit>,
@@ -131,7 +133,17 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     open_fpdu: Signal<Local, Bit>,
     mk_in: Signal<Local, Bit>,
     inc: Signal<Local, Bit>,
-    e_off: Signal<Local, Bits<16>>,
+    rem_lt: Signal<Local, Bit>,
+    rem_hi: Signal<Local, Bit>,
+    rem_small: Signal<Local, Bit>,
+    rem_p1_eq: Signal<Local, Bit>,
+    k_all: Signal<Local, Bit>,
+    rem_eq: Signal<Local, Bit>,
+    rem6: Signal<Local, Bits<6>>,
+    t_avail: Signal<Local, Bits<7>>,
+    t_end0: Signal<Local, Bits<7>>,
+    t_end1: Signal<Local, Bits<7>>,
+    t_one: Signal<Local, Bits<7>>,
     ends: Signal<Local, Bit>,
     k: Signal<Local, Bits<6>>,
     f_last: Signal<Local, Bit>,
@@ -196,9 +208,8 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             c_wmask: Constant::new(((words - 1) as u64).into()),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
-            c_cnt: (0..words).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            kw: KeepWords::new(),
             c_lane: (0..words).map(|k| Constant::new((k as u64).into())).collect(),
-            wedge: Default::default(),
             i_n: Default::default(),
             h_n: Default::default(),
             h_fin: Default::default(),
@@ -207,7 +218,9 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             avail: Default::default(),
             markers: Default::default(),
             lead: Default::default(),
-            hlane: Default::default(),
+            word_s: Default::default(),
+            word_s1: Default::default(),
+            hdr_in: Default::default(),
             hword: Default::default(),
             len: Default::default(),
             go: Default::default(),
@@ -221,7 +234,17 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             open_fpdu: Default::default(),
             mk_in: Default::default(),
             inc: Default::default(),
-            e_off: Default::default(),
+            rem_lt: Default::default(),
+            rem_hi: Default::default(),
+            rem_small: Default::default(),
+            rem_p1_eq: Default::default(),
+            k_all: Default::default(),
+            rem_eq: Default::default(),
+            rem6: Default::default(),
+            t_avail: Default::default(),
+            t_end0: Default::default(),
+            t_end1: Default::default(),
+            t_one: Default::default(),
             ends: Default::default(),
             k: Default::default(),
             f_last: Default::default(),
@@ -272,23 +295,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.out.m_axis.ready.next = self.m_axis.ready.val();
 
         // ---- Input register: the beat and its word count. ----
-        self.wedge.next = 0.into();
-        for j in 0..(W / 4 - 1) {
-            self.wedge.next = self.wedge.val().replace_bit(
-                j,
-                self.s_axis.keep.val().get_bit(j * 4) & !self.s_axis.keep.val().get_bit(j * 4 + 4),
-            );
-        }
-        for j in (W / 4 - 1)..(W / 4) {
-            self.wedge.next =
-                self.wedge.val().replace_bit(j, self.s_axis.keep.val().get_bit(j * 4));
-        }
-        self.i_n.next = 0.into();
-        for j in 0..(W / 4) {
-            if self.wedge.val().get_bit(j) {
-                self.i_n.next = self.i_n.val() | self.c_cnt[j].val();
-            }
-        }
+        self.kw.keep.next = self.s_axis.keep.val();
+        self.i_n.next = self.kw.words.val();
         self.head.s_axis.data.next = self.s_axis.data.val();
         self.head.s_axis.keep.next = self.s_axis.keep.val();
         self.head.s_axis.user.next = bit_cast::<PRE_USER, RX_WORD_USER>(self.s_axis.user.val())
@@ -308,15 +316,27 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.in_body.q.val() | self.lead_done.q.val() {
             self.markers.next = self.fuser.q.val().get_bit(39);
         }
-        // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken).
+        // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken). Both words
+        // are selected beside the Marker decision, and the header is in the beat when
+        // avail > lead (no adder after the decision).
         self.lead.next = self.markers.val() & (self.to_mk.q.val() == 0) & !self.lead_done.q.val();
-        self.hlane.next = self.s.q.val() + bit_cast::<6, 1>(self.lead.val().into());
-        self.hword.next = 0.into();
+        self.word_s.next = 0.into();
         for j in 0..(W / 4) {
-            if self.hlane.val() == self.c_lane[j].val() {
-                self.hword.next = self.head.m_axis.data.val().get_bits::<32>(j * 32);
+            if self.s.q.val() == self.c_lane[j].val() {
+                self.word_s.next = self.head.m_axis.data.val().get_bits::<32>(j * 32);
             }
         }
+        self.word_s1.next = 0.into();
+        for j in 0..(W / 4 - 1) {
+            if self.s.q.val() == self.c_lane[j].val() {
+                self.word_s1.next = self.head.m_axis.data.val().get_bits::<32>(j * 32 + 32);
+            }
+        }
+        self.hword.next = self.word_s.val();
+        if self.lead.val() {
+            self.hword.next = self.word_s1.val();
+        }
+        self.hdr_in.next = self.avail.val() > bit_cast::<6, 1>(self.lead.val().into());
         // ULPDU_Length, big-endian: octet 0 (bits 7:0) is the high octet.
         self.len.next = (bit_cast::<16, 32>(self.hword.val() & 0xFF) << 8)
             | bit_cast::<16, 32>((self.hword.val() >> 8) & 0xFF);
@@ -334,42 +354,72 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.go.next = self.h_v.val() & !self.dead.q.val() & self.out.s_axis.ready.val();
         self.open_fpdu.next = self.in_body.q.val() | self.lead_done.q.val();
         self.t_end.next = self.go.val() & (self.avail.val() == 0) & !self.closing.q.val();
-        self.t_hdr.next = self.go.val()
-            & !self.in_body.q.val()
-            & (self.avail.val() != 0)
-            & (self.hlane.val() < self.h_n.val());
+        self.t_hdr.next =
+            self.go.val() & !self.in_body.q.val() & (self.avail.val() != 0) & self.hdr_in.val();
         self.t_lprep.next = self.go.val()
             & !self.in_body.q.val()
             & !self.lead_done.q.val()
             & self.lead.val()
             & (self.avail.val() != 0)
-            & (self.hlane.val() >= self.h_n.val())
+            & !self.hdr_in.val()
             & !self.lead_prep.q.val();
         self.t_lfrag.next = self.go.val()
             & !self.in_body.q.val()
             & !self.lead_done.q.val()
             & self.lead.val()
             & (self.avail.val() != 0)
-            & (self.hlane.val() >= self.h_n.val())
+            & !self.hdr_in.val()
             & self.lead_prep.q.val()
             & !self.closing.q.val();
         self.t_frag.next =
             self.go.val() & self.in_body.q.val() & (self.avail.val() != 0) & !self.closing.q.val();
         self.hdr_ok.next = self.len.val() <= self.max_len.val();
-        // In the body: the FPDU ends e_off words after lane s; a Marker at to_mk is inside the
-        // FPDU when it comes before the last body word.
+        // In the body: the FPDU ends rem + inc words after lane s; a Marker at to_mk is inside
+        // the FPDU when it comes before the last body word.
         self.mk_in.next =
             self.markers.val() & (self.to_mk.q.val() < bit_cast::<7, 6>(self.avail.val()));
-        self.inc.next =
-            self.markers.val() & (bit_cast::<16, 7>(self.to_mk.q.val()) < self.rem.q.val());
-        self.e_off.next = self.rem.q.val() + bit_cast::<16, 1>(self.inc.val().into());
-        self.ends.next = self.e_off.val() <= bit_cast::<16, 6>(self.avail.val());
+        // inc: the Marker at to_mk (< 128) comes before the FPDU's end, rem words away.
+        self.rem_hi.next = (self.rem.q.val() >> 7) != 0;
+        self.inc.next = self.markers.val()
+            & (self.rem_hi.val()
+                | (self.to_mk.q.val() < bit_cast::<7, 16>(self.rem.q.val() & 0x7F)));
+        // The FPDU ends in this beat when rem + inc <= avail: rem < avail with a Marker inside,
+        // rem <= avail without (both compared beside inc, no adder in the decision).
+        // avail <= 16, so only a rem below 32 can compare: 6-bit comparisons.
+        self.rem6.next = bit_cast::<6, 16>(self.rem.q.val() & 0x3F);
+        self.rem_small.next = (self.rem.q.val() >> 5) == 0;
+        self.rem_lt.next = self.rem_small.val() & (self.rem6.val() < self.avail.val());
+        self.rem_eq.next = self.rem_small.val() & (self.rem6.val() == self.avail.val());
+        self.ends.next = self.rem_lt.val() | (!self.inc.val() & self.rem_eq.val());
+        // The fragment's words k: to the FPDU's end (rem + inc, at most avail), to the beat's
+        // end, or the leading Marker alone; c + k for each choice is summed beside the choice
+        // (carry select), so the choice is the last step before the output decision.
+        self.t_avail.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.avail.val());
+        self.t_end0.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.rem6.val());
+        self.t_end1.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.rem6.val()) + 1;
+        self.t_one.next = bit_cast::<7, 6>(self.c.q.val()) + 1;
         self.k.next = self.avail.val();
+        self.total.next = self.t_avail.val();
         if self.ends.val() {
-            self.k.next = bit_cast::<6, 16>(self.e_off.val());
+            self.k.next = self.rem6.val() + bit_cast::<6, 1>(self.inc.val().into());
+            self.total.next = self.t_end0.val();
+            if self.inc.val() {
+                self.total.next = self.t_end1.val();
+            }
         }
         if self.t_lfrag.val() {
             self.k.next = 1.into();
+            self.total.next = self.t_one.val();
+        }
+        // k == avail (the fragment runs to the beat's end), decided without k: always when the
+        // FPDU does not end here, else when rem + inc == avail.
+        self.rem_p1_eq.next = self.rem_small.val() & ((self.rem6.val() + 1) == self.avail.val());
+        self.k_all.next = !self.ends.val() | self.rem_eq.val();
+        if self.ends.val() & self.inc.val() {
+            self.k_all.next = self.rem_p1_eq.val();
+        }
+        if self.t_lfrag.val() {
+            self.k_all.next = self.avail.val() == 1;
         }
         self.take.next = self.t_frag.val() | self.t_lfrag.val();
         self.f_last.next = self.t_frag.val() & self.ends.val();
@@ -389,7 +439,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 5));
         self.merged.next =
             (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
-        self.total.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.k.val());
         self.gt.next = self.total.val() > bit_cast::<7, 6>(self.c_words.val());
         // Step A: a packet's last beat left over in acc goes out.
         self.a_emit.next = self.out.s_axis.ready.val() & self.closing.q.val();
@@ -513,7 +562,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             }
             // The beat is done when all its words are taken, except the stream's last beat:
             // its end is decided when it is exhausted (t_end).
-            self.pop.next = (self.k.val() == self.avail.val()) & !self.h_fin.val();
+            self.pop.next = self.k_all.val() & !self.h_fin.val();
         }
         // After the end, every beat is taken and dropped.
         if self.dead.q.val() & self.h_v.val() {
