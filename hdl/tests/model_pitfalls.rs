@@ -38,17 +38,21 @@ fn self_reads(src: &str) -> Vec<String> {
     found
 }
 
-#[test]
-fn no_child_input_is_built_from_itself() {
+/// What `find` reports in every source file of the crate, as `file: finding` lines.
+fn scan_sources(find: fn(&str) -> Vec<String>) -> Vec<String> {
     let mut files = vec![];
     rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
     let mut bad = vec![];
     for f in files {
         let src = std::fs::read_to_string(&f).unwrap();
-        for s in self_reads(&src) {
-            bad.push(format!("{}: {s}", f.display()));
-        }
+        bad.extend(find(&src).into_iter().map(|s| format!("{}: {s}", f.display())));
     }
+    bad
+}
+
+#[test]
+fn no_child_input_is_built_from_itself() {
+    let bad = scan_sources(self_reads);
     assert!(bad.is_empty(), "child inputs built from themselves:\n{}", bad.join("\n"));
 }
 
@@ -260,15 +264,7 @@ fn keyword_fields(src: &str) -> Vec<String> {
 
 #[test]
 fn no_signal_or_child_is_named_after_an_hdl_keyword() {
-    let mut files = vec![];
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
-    let mut bad = vec![];
-    for f in files {
-        let src = std::fs::read_to_string(&f).unwrap();
-        for s in keyword_fields(&src) {
-            bad.push(format!("{}: {s}", f.display()));
-        }
-    }
+    let bad = scan_sources(keyword_fields);
     assert!(bad.is_empty(), "fields named after HDL keywords:\n{}", bad.join("\n"));
     let found = keyword_fields(
         "#[derive(LogicBlock)]\npub struct X {\n    expect: TrafficPattern<W, B>,\n    \
