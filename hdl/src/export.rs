@@ -9,8 +9,7 @@
 //! [`exportable_tops`] lists the tops for a width; [`export_top`] produces one file's text and
 //! port list; [`write_tops`] writes them (the `rnic export` command).
 
-use crate::board::loopback::BoardLoopback;
-use crate::board::pins::Board;
+use crate::board::pins::{Board, Hx8kCore, Ulx3sCore};
 use crate::crc::CrcCalc;
 use crate::rx::mpa_rx::{buffer_bits, MpaRx};
 use crate::tx::mpa_tx::MpaTx;
@@ -63,7 +62,7 @@ pub enum TopKind {
     MpaTx,
     /// The receive datapath [`MpaRx`] with a 16 KiB release buffer ([`buffer_bits`]).
     MpaRx,
-    /// The loopback core of a board ([`BoardLoopback`] in that board's configuration).
+    /// The loopback core of a board ([`BoardLoopback`](crate::board::loopback::BoardLoopback) in that board's configuration).
     Board(Board),
 }
 
@@ -234,11 +233,11 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
             );
             match board {
                 Board::Ulx3s => {
-                    let mut top = BoardLoopback::<8, 64, 11>::new(i.len_mask);
+                    let mut top = Ulx3sCore::new(i.len_mask);
                     export_block(&spec.name(), &mut top, &header)
                 }
                 Board::Hx8k => {
-                    let mut top = BoardLoopback::<4, 32, 9>::new(i.len_mask);
+                    let mut top = Hx8kCore::new(i.len_mask);
                     export_block(&spec.name(), &mut top, &header)
                 }
             }

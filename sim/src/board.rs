@@ -6,7 +6,7 @@ use crate::tx::block_engine;
 use crate::CycleSim;
 use hdl::board::checker::LoopbackChecker;
 use hdl::board::loopback::BoardLoopback;
-use hdl::board::pins::Board;
+use hdl::board::pins::{Board, Hx8kCore, Ulx3sCore};
 use hdl::board::traffic_gen::TrafficGen;
 use hdl::with_width;
 
@@ -49,12 +49,8 @@ pub fn board_core(engine: &str, board: Board) -> Result<Box<dyn CycleSim>, Strin
     let spec = hdl::export::board_spec(board);
     let mask = board.info().len_mask;
     match board {
-        Board::Ulx3s => {
-            crate::tx::top_engine(engine, &spec, || BoardLoopback::<8, 64, 11>::new(mask), None)
-        }
-        Board::Hx8k => {
-            crate::tx::top_engine(engine, &spec, || BoardLoopback::<4, 32, 9>::new(mask), None)
-        }
+        Board::Ulx3s => crate::tx::top_engine(engine, &spec, || Ulx3sCore::new(mask), None),
+        Board::Hx8k => crate::tx::top_engine(engine, &spec, || Hx8kCore::new(mask), None),
     }
 }
 

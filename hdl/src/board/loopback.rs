@@ -105,6 +105,11 @@ pub struct BoardLoopback<const W: usize, const B: usize, const A: usize> {
 }
 
 impl<const W: usize, const B: usize, const A: usize> BoardLoopback<W, B, A> {
+    /// Bytes per beat.
+    pub const WIDTH: usize = W;
+    /// Release buffer address bits.
+    pub const BUFFER_BITS: usize = A;
+
     /// Builds the loopback with ULPDU lengths `LFSR & len_mask`; panics if a length could exceed
     /// the release buffer.
     pub fn new(len_mask: u16) -> Self {

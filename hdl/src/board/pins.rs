@@ -10,6 +10,13 @@
 //! | ULX3S | LFE5U-85F-6BG381 | 25 MHz, `clk_25mhz` (G2) | 8 | 16 KiB | FIRE2 (`btn[2]`) restart, FIRE1 (`btn[1]`) bit error | `sw[0]` Markers off, `sw[1]` CRC off |
 //! | iCE40-HX8K breakout | iCE40HX8K-CT256 | 12 MHz, `clk` (J3) | 4 | 2 KiB | none (restart by reconfiguring) | none (Markers and CRC on) |
 
+use crate::board::loopback::BoardLoopback;
+
+/// The ULX3S's loopback core: W = 8, a 16 KiB release buffer (`mpa_rx`'s own).
+pub type Ulx3sCore = BoardLoopback<8, 64, 11>;
+/// The iCE40-HX8K breakout's loopback core: W = 4, a 2 KiB release buffer.
+pub type Hx8kCore = BoardLoopback<4, 32, 9>;
+
 /// A board the loopback is built for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Board {
@@ -51,8 +58,8 @@ impl Board {
                 name: "ulx3s",
                 top: "ulx3s_loopback",
                 core: "ulx3s_loopback_core",
-                width: 8,
-                buffer_bits: 11,
+                width: Ulx3sCore::WIDTH,
+                buffer_bits: Ulx3sCore::BUFFER_BITS,
                 len_mask: 0x3FF,
                 clock_mhz: 25.0,
                 constraints: "fpga/ulx3s.lpf",
@@ -61,8 +68,8 @@ impl Board {
                 name: "hx8k",
                 top: "hx8k_loopback",
                 core: "hx8k_loopback_core",
-                width: 4,
-                buffer_bits: 9,
+                width: Hx8kCore::WIDTH,
+                buffer_bits: Hx8kCore::BUFFER_BITS,
                 len_mask: 0x3FF,
                 clock_mhz: 12.0,
                 constraints: "fpga/hx8k_breakout.pcf",
