@@ -355,6 +355,12 @@ impl TerminateCode {
     pub const RDMAP_INVALID_VERSION: Self = Self::new(0, 2, 0x05);
     /// RDMAP remote operation error: unexpected OpCode (0/2/6).
     pub const RDMAP_UNEXPECTED_OPCODE: Self = Self::new(0, 2, 0x06);
+    /// RDMAP remote protection error: cannot invalidate (0/1/9): a Send with Invalidate names
+    /// an STag of another protection domain (Linux siw's `RDMAP_ECODE_CANNOT_INVALIDATE`).
+    pub const RDMAP_CANNOT_INVALIDATE_PROTECTION: Self = Self::new(0, 1, 0x09);
+    /// RDMAP remote operation error: cannot invalidate (0/2/9): a Send with Invalidate names an
+    /// STag that is not registered or no longer valid (siw).
+    pub const RDMAP_CANNOT_INVALIDATE: Self = Self::new(0, 2, 0x09);
     /// RDMAP remote operation error: unspecified (0/2/0xFF).
     pub const RDMAP_UNSPECIFIED: Self = Self::new(0, 2, 0xFF);
 
@@ -1241,6 +1247,18 @@ impl PlacementModel {
         }
     }
 
+    /// Whether a Send with Invalidate arriving on this stream may invalidate `stag` (RFC 5040:
+    /// the STag must be valid and belong to the stream's protection domain). The Terminate code
+    /// when it may not, as Linux siw reports it: RDMAP 0/2/9 (cannot invalidate) for an STag
+    /// that is unknown or already invalid, 0/1/9 for one of another protection domain.
+    pub fn check_invalidate(&self, stag: u32) -> Result<(), TerminateCode> {
+        match self.regions.get(&stag) {
+            Some(r) if r.valid && r.pd == self.pd => Ok(()),
+            Some(r) if r.valid => Err(TerminateCode::RDMAP_CANNOT_INVALIDATE_PROTECTION),
+            _ => Err(TerminateCode::RDMAP_CANNOT_INVALIDATE),
+        }
+    }
+
     /// The region `stag` names.
     pub fn region(&self, stag: u32) -> Option<&Region> {
         self.regions.get(&stag)
@@ -1301,7 +1319,13 @@ impl PlacementModel {
     /// The segment is expected to have passed [`DdpSegment::validate`]; placement looks only at
     /// the DDP fields.
     pub fn place(&self, segment: &DdpSegment) -> Result<Placement, PlacementError> {
-        let len = segment.payload().len() as u64;
+        self.place_len(segment, segment.payload().len() as u64)
+    }
+
+    /// [`PlacementModel::place`] for a segment whose payload is `len` octets long; the payload
+    /// carried by `segment` is not looked at. A receiver that keeps only the header of a
+    /// segment it placed earlier checks it again this way.
+    pub fn place_len(&self, segment: &DdpSegment, len: u64) -> Result<Placement, PlacementError> {
         match segment {
             DdpSegment::Tagged { header, .. } => {
                 let (stag, to, last) = (header.stag, header.to, header.control.last);

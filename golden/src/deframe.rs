@@ -216,99 +216,126 @@ impl Deframer {
 
     /// Wire length of the FPDU starting at `pending[start]`, once its header is present.
     fn needed_len(&self, start: usize) -> Option<usize> {
-        let buf = &self.pending[start..];
-        let lead = self.config.markers && is_marker_position(self.position);
-        let h = if lead { MARKER_LEN } else { 0 };
-        if buf.len() < h + HEADER_LEN {
-            return None;
-        }
-        let len = u16::from_be_bytes([buf[h], buf[h + 1]]) as usize;
-        Some(fpdu_wire_len(self.position, len, self.config.markers))
+        fpdu_needed_len(self.config.markers, self.position, &self.pending[start..])
     }
 
     /// Parses the FPDU at `pending[start..]` (stream position `self.position`): `Ok(None)` when
     /// more octets are needed.
     fn parse_one(&self, start: usize) -> Result<Option<(Ulpdu, usize)>, DeframeError> {
-        let buf = &self.pending[start..];
-        let fpdu_offset = self.pending_offset + start as u64;
-        let markers = self.config.markers;
-        let first_pos = self.position;
-        let mut i = 0usize;
-        let mut pos = first_pos;
-        let mut marker_error: Option<DeframeError> = None;
-        let mut check_marker = |at: usize, expected: u16, bytes: &[u8]| {
-            let fpduptr = u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]);
-            // 4.2: "receivers MUST always treat these [two low bits] as zero".
-            if fpduptr & !3 != expected && marker_error.is_none() {
-                marker_error = Some(DeframeError::MarkerMismatch {
-                    fpdu_offset,
-                    marker_offset: fpdu_offset + at as u64,
-                    fpduptr,
-                    expected,
-                });
-            }
-        };
-        let lead = markers && is_marker_position(pos);
-        if lead {
-            if buf.len() < MARKER_LEN {
-                return Ok(None);
-            }
-            check_marker(0, 0, buf);
+        parse_fpdu(
+            self.config,
+            self.max_ulpdu_len,
+            self.position,
+            &self.pending[start..],
+            self.pending_offset + start as u64,
+        )
+    }
+}
+
+/// Wire length (Markers included) of the FPDU whose first octet is `buf[0]` at stream position
+/// `position`, once its ULPDU_Length field is in `buf` (after a leading Marker when one falls
+/// at `position`); `None` before that.
+pub fn fpdu_needed_len(markers: bool, position: u32, buf: &[u8]) -> Option<usize> {
+    let lead = markers && is_marker_position(position);
+    let h = if lead { MARKER_LEN } else { 0 };
+    if buf.len() < h + HEADER_LEN {
+        return None;
+    }
+    let len = u16::from_be_bytes([buf[h], buf[h + 1]]) as usize;
+    Some(fpdu_wire_len(position, len, markers))
+}
+
+/// Parses and verifies the FPDU whose first octet is `buf[0]` (section 6 and 8), at stream
+/// position `position` (relative to the Marker origin; `config.offset` is not used) and input
+/// index `fpdu_offset` (used only in the result and in errors).
+///
+/// - `Ok(None)`: `buf` ends before the FPDU does (the FPDU is incomplete).
+/// - `Ok(Some((ulpdu, wire_len)))`: a whole FPDU of `wire_len` octets whose CRC (when enabled)
+///   and Markers check out; octets of `buf` after it are not looked at.
+/// - `Err`: ULPDU_Length above `max_ulpdu_len` (as soon as the field is present), a CRC
+///   mismatch, or a Marker whose FPDUPTR disagrees with the FPDU's start (with a good CRC).
+///
+/// Used by [`Deframer`] on the in-order stream and by the out-of-order receiver
+/// ([`crate::receiver`]) on FPDUs located by Markers, by the length chain or by header
+/// alignment.
+pub fn parse_fpdu(
+    config: FramingConfig,
+    max_ulpdu_len: u32,
+    position: u32,
+    buf: &[u8],
+    fpdu_offset: u64,
+) -> Result<Option<(Ulpdu, usize)>, DeframeError> {
+    let markers = config.markers;
+    let first_pos = position;
+    let mut i = 0usize;
+    let mut pos = first_pos;
+    let mut marker_error: Option<DeframeError> = None;
+    let mut check_marker = |at: usize, expected: u16, bytes: &[u8]| {
+        let fpduptr = u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]);
+        // 4.2: "receivers MUST always treat these [two low bits] as zero".
+        if fpduptr & !3 != expected && marker_error.is_none() {
+            marker_error = Some(DeframeError::MarkerMismatch {
+                fpdu_offset,
+                marker_offset: fpdu_offset + at as u64,
+                fpduptr,
+                expected,
+            });
+        }
+    };
+    let lead = markers && is_marker_position(pos);
+    if lead {
+        if buf.len() < MARKER_LEN {
+            return Ok(None);
+        }
+        check_marker(0, 0, buf);
+        i += MARKER_LEN;
+        pos = pos.wrapping_add(MARKER_LEN as u32);
+    }
+    if buf.len() < i + HEADER_LEN {
+        return Ok(None);
+    }
+    let length = u16::from_be_bytes([buf[i], buf[i + 1]]);
+    if length as u32 > max_ulpdu_len {
+        return Err(DeframeError::UlpduTooLong { fpdu_offset, length, limit: max_ulpdu_len });
+    }
+    let wire_len = fpdu_wire_len(first_pos, length as usize, markers);
+    if buf.len() < wire_len {
+        return Ok(None);
+    }
+    let header_pos = pos;
+    let body_len = HEADER_LEN + length as usize + pad_len(length as usize);
+    let mut body = Vec::with_capacity(body_len);
+    while body.len() < body_len {
+        if markers && pos != header_pos && is_marker_position(pos) {
+            check_marker(i, pos.wrapping_sub(header_pos) as u16, buf);
             i += MARKER_LEN;
             pos = pos.wrapping_add(MARKER_LEN as u32);
         }
-        if buf.len() < i + HEADER_LEN {
-            return Ok(None);
-        }
-        let length = u16::from_be_bytes([buf[i], buf[i + 1]]);
-        if length as u32 > self.max_ulpdu_len {
-            return Err(DeframeError::UlpduTooLong {
-                fpdu_offset,
-                length,
-                limit: self.max_ulpdu_len,
-            });
-        }
-        let wire_len = fpdu_wire_len(first_pos, length as usize, markers);
-        if buf.len() < wire_len {
-            return Ok(None);
-        }
-        let header_pos = pos;
-        let body_len = HEADER_LEN + length as usize + pad_len(length as usize);
-        let mut body = Vec::with_capacity(body_len);
-        while body.len() < body_len {
-            if markers && pos != header_pos && is_marker_position(pos) {
-                check_marker(i, pos.wrapping_sub(header_pos) as u16, buf);
-                i += MARKER_LEN;
-                pos = pos.wrapping_add(MARKER_LEN as u32);
-            }
-            let to_marker = if markers {
-                (MARKER_INTERVAL - pos % MARKER_INTERVAL) as usize
-            } else {
-                usize::MAX
-            };
-            let run = to_marker.min(body_len - body.len());
-            body.extend_from_slice(&buf[i..i + run]);
-            i += run;
-            pos = pos.wrapping_add(run as u32);
-        }
-        if markers && is_marker_position(pos) {
-            check_marker(i, pos.wrapping_sub(header_pos) as u16, buf);
-            i += MARKER_LEN;
-        }
-        debug_assert_eq!(i + CRC_LEN, wire_len);
-        let received = u32::from_le_bytes([buf[i], buf[i + 1], buf[i + 2], buf[i + 3]]);
-        if self.config.crc {
-            let computed = crc32c(&buf[..i]);
-            if computed != received {
-                return Err(DeframeError::CrcMismatch { fpdu_offset, computed, received });
-            }
-        }
-        if let Some(e) = marker_error {
-            return Err(e);
-        }
-        let data = body[HEADER_LEN..HEADER_LEN + length as usize].to_vec();
-        Ok(Some((Ulpdu { data, fpdu_offset, fpdu_position: first_pos }, wire_len)))
+        let to_marker =
+            if markers { (MARKER_INTERVAL - pos % MARKER_INTERVAL) as usize } else { usize::MAX };
+        let run = to_marker.min(body_len - body.len());
+        body.extend_from_slice(&buf[i..i + run]);
+        i += run;
+        pos = pos.wrapping_add(run as u32);
     }
+    if markers && is_marker_position(pos) {
+        check_marker(i, pos.wrapping_sub(header_pos) as u16, buf);
+        i += MARKER_LEN;
+    }
+    debug_assert_eq!(i + CRC_LEN, wire_len);
+    let received = u32::from_le_bytes([buf[i], buf[i + 1], buf[i + 2], buf[i + 3]]);
+    if config.crc {
+        let computed = crc32c(&buf[..i]);
+        if computed != received {
+            return Err(DeframeError::CrcMismatch { fpdu_offset, computed, received });
+        }
+    }
+    if let Some(e) = marker_error {
+        return Err(e);
+    }
+    body.truncate(HEADER_LEN + length as usize);
+    body.drain(..HEADER_LEN);
+    Ok(Some((Ulpdu { data: body, fpdu_offset, fpdu_position: first_pos }, wire_len)))
 }
 
 /// The result of deframing a whole stream: the ULPDUs before the first error, and that error.
