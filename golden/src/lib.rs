@@ -14,6 +14,8 @@
 //! - [`williams`]: the Williams RDMA/TCP segment format, CRC-32 and framing recovery.
 //! - [`hex`]: hex text helpers shared by the tools.
 //! - [`traffic`]: the test traffic of the board loopback (generator and checker).
+//! - [`receiver`]: the RNIC receive side of one connection: out-of-order placement, in-order
+//!   delivery, errors (6, 8, A.3-A.5, B.1.4, B.2; RFC 5041 / 5040).
 //!
 //! Bad input anywhere returns a typed error; nothing panics.
 
@@ -23,6 +25,7 @@ pub mod deframe;
 pub mod fpdu;
 pub mod hex;
 pub mod mulpdu;
+pub mod receiver;
 pub mod segment;
 pub mod startup;
 pub mod traffic;
