@@ -8,6 +8,7 @@
 mod golden_cmds;
 mod hw;
 mod synth;
+mod traffic_cmds;
 
 use clap::{Args, Parser, Subcommand};
 use golden::fpdu::FramingConfig;
@@ -159,6 +160,69 @@ enum Command {
         #[command(subcommand)]
         block: SimBlock,
     },
+    /// A generated connection for the receive side: its TCP payload segments in arrival order on
+    /// stdout (one per line, `SEQ HEX [fin]`, SEQ decimal, `-` for no payload) and the receiver
+    /// configuration (JSON) in --config-out.
+    Traffic {
+        /// inorder, aligned-ooo, middlebox, loss, dup, wrap, faults, mixed.
+        #[arg(long)]
+        scenario: String,
+        /// Seed of everything random.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Markers on (RFC 5044 4.3).
+        #[arg(long)]
+        markers: bool,
+        /// CRC off (the CRC field is zero and not checked).
+        #[arg(long)]
+        no_crc: bool,
+        /// Messages in the stream.
+        #[arg(long, default_value_t = 200)]
+        messages: usize,
+        /// The sender's EMSS (128..=65535).
+        #[arg(long, default_value_t = 1460)]
+        emss: u32,
+        /// Receiver reassembly buffer in octets, or `min`: the smallest that guarantees
+        /// progress (one largest FPDU).
+        #[arg(long, default_value = "262144")]
+        reassembly: String,
+        /// Receiver record table entries (placed FPDUs and held runs).
+        #[arg(long, default_value_t = 256)]
+        records: u32,
+        /// Header alignment detection off in the configuration.
+        #[arg(long)]
+        no_aligned_detect: bool,
+        /// With --scenario faults: this fault (unknown-stag, invalid-stag, pd, no-write-right,
+        /// bounds-high, bounds-low, to-wrap, msn-range, no-buffer, mo, too-long, qn,
+        /// ddp-version, rdmap-version, opcode, short-ulpdu, write-after-invalidate,
+        /// cannot-invalidate, crc, marker, ulpdu-too-long, length, truncated) instead of one chosen by
+        /// the seed.
+        #[arg(long)]
+        fault: Option<String>,
+        /// Also write the connection as a packet capture (Ethernet/IPv4/TCP: handshake, MPA
+        /// Request and Reply, the segments in arrival order).
+        #[arg(long)]
+        pcap: Option<std::path::PathBuf>,
+        /// Where the receiver configuration goes.
+        #[arg(long)]
+        config_out: std::path::PathBuf,
+    },
+    /// The golden receiver (out-of-order placement, in-order delivery) on segments read from
+    /// stdin in the `rnic traffic` format; JSON Lines on stdout: a verdict per offered
+    /// segment, deliveries, the error, the memory of every region and posted buffer, counters.
+    /// Exit 0, or 2 when an error was reported; bad input: one line on stderr, exit 1.
+    Place {
+        /// The receiver configuration (JSON, as `rnic traffic --config-out` writes it).
+        #[arg(long)]
+        config: std::path::PathBuf,
+        /// Sort the segments by sequence number first (the reference run).
+        #[arg(long)]
+        inorder: bool,
+        /// Offer a refused segment again after K more offers, as a sender retransmits what was
+        /// not acknowledged (default: refused segments are not offered again).
+        #[arg(long)]
+        retransmit: Option<usize>,
+    },
     /// MULPDU for an EMSS (RFC 5044 4.5).
     Mulpdu {
         /// Effective maximum segment size in octets.
@@ -242,6 +306,36 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 .collect(),
         ),
         Command::Mulpdu { emss, markers } => golden_cmds::mulpdu_cmd(emss, markers),
+        Command::Traffic {
+            scenario,
+            seed,
+            markers,
+            no_crc,
+            messages,
+            emss,
+            reassembly,
+            records,
+            no_aligned_detect,
+            fault,
+            pcap,
+            config_out,
+        } => traffic_cmds::traffic_cmd(traffic_cmds::TrafficArgs {
+            scenario: &scenario,
+            seed,
+            markers,
+            no_crc,
+            messages,
+            emss,
+            reassembly: &reassembly,
+            records,
+            no_aligned_detect,
+            fault: fault.as_deref(),
+            pcap: pcap.as_deref(),
+            config_out: &config_out,
+        }),
+        Command::Place { config, inorder, retransmit } => {
+            traffic_cmds::place_cmd(&config, inorder, retransmit)
+        }
         Command::Export { width, out } => hw::export_cmd(width, out).map_err(CliError::usage),
         Command::Sim { block: SimBlock::Tx { framing, hw } } => {
             hw::sim_tx_cmd(hw.width, framing.config()?, &hw.engine, hw.vcd.as_deref())

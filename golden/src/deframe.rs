@@ -247,7 +247,8 @@ pub fn fpdu_needed_len(markers: bool, position: u32, buf: &[u8]) -> Option<usize
 
 /// Parses and verifies the FPDU whose first octet is `buf[0]` (section 6 and 8), at stream
 /// position `position` (relative to the Marker origin; `config.offset` is not used) and input
-/// index `fpdu_offset` (used only in the result and in errors).
+/// index `fpdu_offset` (used only in the result and in errors). `position` must be a multiple
+/// of 4, as every FPDU start is (4.1, 4.3); the Marker arithmetic assumes it.
 ///
 /// - `Ok(None)`: `buf` ends before the FPDU does (the FPDU is incomplete).
 /// - `Ok(Some((ulpdu, wire_len)))`: a whole FPDU of `wire_len` octets whose CRC (when enabled)

@@ -498,3 +498,51 @@ fn bad_configuration_and_bad_input_are_errors_not_panics() {
     r.segment(ORIGIN, &[0xFF; 64], false).unwrap();
     assert_eq!(r.error().map(|e| e.code), Some(TerminateCode::MPA_CRC));
 }
+
+/// A hostile out-of-order segment that does not start at a multiple of 4 octets from the origin
+/// (no FPDU can start there): nothing located, no panic.
+#[test]
+fn an_unaligned_out_of_order_segment_locates_nothing() {
+    for markers in [false, true] {
+        let mut r = Receiver::new(&config(markers)).unwrap();
+        let v = r.segment(seq(1018), &[0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], false).unwrap();
+        assert_eq!(v, Verdict::Accepted);
+        assert_eq!((r.metrics().ooo_fpdus, r.held_octets()), (0, 12));
+    }
+}
+
+/// A damaged ULPDU_Length makes the chain's FPDU overlap FPDUs placed out of order: the error
+/// comes when in-order processing would give it (code 2 once the FPDU is complete, code 1 when
+/// the stream ends inside it, nothing before).
+#[test]
+fn a_damaged_length_overlapping_placed_fpdus_gives_the_in_order_error() {
+    let ulpdus: Vec<Vec<u8>> = (0..4).map(|k| write(k * 200, &[k as u8 + 1; 100], true)).collect();
+    let (wire, at) = frame(false, &ulpdus);
+    for (claimed, fin) in [(0x03_00u16, true), (0x03_00, false), (0x00_f0, true), (0x00_f0, false)]
+    {
+        let mut bad = wire.clone();
+        bad[..2].copy_from_slice(&claimed.to_be_bytes());
+        let n = bad.len();
+        let segs = [(at[1], at[2]), (at[2], at[3]), (0, at[1]), (at[3], n)];
+        let outcome = |order: &[usize]| {
+            let mut r = Receiver::new(&config(false)).unwrap();
+            for &i in order {
+                let (a, b) = segs[i];
+                r.segment(seq(a), &bad[a..b], fin && b == n).unwrap();
+            }
+            (error_code(&r), deliveries(&r), r.metrics().ooo_fpdus)
+        };
+        let (in_order, d0, _) = outcome(&[2, 0, 1, 3]);
+        let (arrival, d1, placed) = outcome(&[0, 1, 2, 3]);
+        assert!(placed > 0, "FPDUs were placed out of order");
+        assert_eq!((arrival, d1), (in_order, d0), "claimed {claimed:#x} fin {fin}");
+        let expected = match (claimed, fin) {
+            // 0x300 octets reach past the stream's end (480 octets): truncated at FIN, nothing
+            // without.
+            (0x0300, true) => Some((TerminateCode::MPA_CONNECTION_LOST, ORIGIN)),
+            (0x0300, false) => None,
+            _ => Some((TerminateCode::MPA_CRC, ORIGIN)),
+        };
+        assert_eq!(in_order, expected, "claimed {claimed:#x} fin {fin}");
+    }
+}

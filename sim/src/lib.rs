@@ -12,6 +12,8 @@
 //! - [`tx`]: the transmit blocks under simulation;
 //! - [`rx`]: the receive blocks under simulation;
 //! - [`crc`]: the CRC top's harness (messages in, results out), shared by tests and the CLI.
+//! - [`traffic`]: receive-side traffic: sender streams, network effects, scenarios, pcap, and
+//!   offering segments to the golden receiver.
 //! - [`tools`]: Yosys `check -assert` and Verilator lint of exported files.
 //!
 //! Values cross the interface as little-endian 64-bit words: bit `i` of a port is bit `i % 64`
@@ -25,6 +27,7 @@ pub mod rusthdl;
 pub mod rx;
 pub mod stream;
 pub mod tools;
+pub mod traffic;
 pub mod tx;
 pub mod verilator;
 

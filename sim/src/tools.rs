@@ -134,3 +134,51 @@ pub fn module_ports(verilog: &str, top: &str) -> Result<Vec<(String, bool, usize
     }
     Ok(ports)
 }
+
+/// One FPDU as tshark's `iwarp_mpa` dissector decoded it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TsharkFpdu {
+    /// The ULPDU length it read.
+    pub ulpdu_len: usize,
+    /// The CRC field as tshark prints it (the four octets read big-endian).
+    pub crc_field: u32,
+    /// `None` for "Good CRC32"; for "Bad CRC32", the value it says the field should hold.
+    pub should_be: Option<u32>,
+}
+
+/// Decodes a capture with tshark (`tshark` on `PATH`; TCP reassembly of out-of-order segments
+/// on, the RPC-over-RDMA and SMB Direct heuristics off) and returns its MPA FPDUs in the order
+/// it printed them.
+pub fn tshark_fpdus(capture: &Path) -> Result<Vec<TsharkFpdu>, String> {
+    let out = Command::new("tshark")
+        .arg("-r")
+        .arg(capture)
+        .args(["-V", "-o", "tcp.reassemble_out_of_order:TRUE"])
+        .args(["--disable-heuristic", "rpcrdma_iwarp", "--disable-heuristic", "smb_direct_iwarp"])
+        .output()
+        .map_err(|e| format!("cannot run tshark (apt-get install tshark): {e}"))?;
+    if !out.status.success() {
+        return Err(format!("tshark failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let hex = |s: &str| u32::from_str_radix(s.trim_start_matches("0x"), 16).ok();
+    let mut fpdus = Vec::new();
+    let mut len: Option<usize> = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("ULPDU length: ") {
+            len = rest.split_whitespace().next().and_then(|n| n.parse().ok());
+        } else if let Some(rest) = line.strip_prefix("CRC check: ") {
+            let mut words = rest.split_whitespace();
+            let crc_field = words.next().and_then(hex).ok_or("unreadable CRC line")?;
+            let should_be = if rest.contains("Good CRC32") {
+                None
+            } else {
+                let v = rest.rsplit("should be ").next().map(|s| s.trim_end_matches(')'));
+                Some(v.and_then(hex).ok_or_else(|| format!("unreadable CRC line: {rest}"))?)
+            };
+            let ulpdu_len = len.take().ok_or("a CRC line without a ULPDU length")?;
+            fpdus.push(TsharkFpdu { ulpdu_len, crc_field, should_be });
+        }
+    }
+    Ok(fpdus)
+}

@@ -98,7 +98,9 @@ pub enum Delivery {
 
 /// The first error on the connection (RFC 5044 section 8 for MPA; RFC 5041 / 5040 codes for
 /// DDP and RDMAP, `SPECS.md`). Reported when its FPDU is reached in TCP order; nothing is
-/// placed or delivered after it, and nothing of the failing FPDU is written.
+/// placed or delivered after it, and nothing of the failing FPDU is written (except a tagged
+/// FPDU placed out of order before the Send with Invalidate that precedes it arrived; see the
+/// module documentation of [`crate::receiver`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReceiveError {
     /// Terminate layer / type / code.

@@ -37,13 +37,14 @@
 //!
 //! The first failure is the connection's error; nothing is placed or delivered after it (section
 //! 8), and nothing of the failing FPDU is written. A Terminate delivered ends the connection the
-//! same way, without an error. When the stream ends (FIN) inside an FPDU, MPA error 1 at it.
-//! An in-order segment is never refused.
+//! same way, without an error. Either way the held octets and the records are dropped. When the
+//! stream ends (FIN) inside an FPDU, MPA error 1 at it. An in-order segment is never refused.
 //!
 //! # A segment that starts beyond the edge (out of order)
 //! Only the segment's own octets are used to place: an FPDU is placed at once (zero copy) when it
 //! lies entirely inside the segment, is **located** (section 6), passes the MPA checks, and its
-//! DDP placement checks pass now. Located means its first octet is
+//! DDP placement checks pass now. Located means its first octet (always a multiple of 4 octets
+//! from the origin, 4.1 and 4.3; other candidates are ignored) is
 //! - pointed at by a Marker inside the segment (method 2; Markers on): FPDUPTR 0 at Marker
 //!   position P means the FPDU starts at P; otherwise its ULPDU_Length field is at P - FPDUPTR
 //!   (low two bits ignored, 4.2) and it starts 4 octets earlier when a Marker precedes that field;
@@ -58,11 +59,12 @@
 //! Without CRCs nothing is located out of order (section 6 locates only "FPDUs with valid CRCs"):
 //! every out-of-order octet is held for the in-order walk.
 //!
-//! A located FPDU is not placed (its octets are held instead) when it duplicates an FPDU already
-//! placed (A.3 1: never overwritten), overlaps one, fails a DDP check now, is a tagged FPDU whose
-//! STag a placed but undelivered Send with Invalidate names, or is the L = 1 segment of a Send
-//! with Invalidate whose STag cannot be invalidated now or is already named by such a Send. Its
-//! errors, if any, are reported when the walk reaches it, as in-order processing reports them.
+//! A located FPDU that duplicates an FPDU already placed is skipped (A.3 1: never overwritten;
+//! its octets are not new). A located FPDU is not placed, and its new octets are held, when it
+//! overlaps a placed FPDU, fails a DDP check now, is a tagged FPDU whose STag a placed but
+//! undelivered Send with Invalidate names, or is the L = 1 segment of a Send with Invalidate
+//! whose STag cannot be invalidated now or is already named by such a Send. Its errors, if any,
+//! are reported when the walk reaches it, as in-order processing reports them.
 //!
 //! Every other new octet of the segment is held. The segment is **refused** (nothing of it kept;
 //! TCP must not acknowledge it, the sender retransmits) when, with it, the out-of-order held
@@ -76,21 +78,29 @@
 //! For any arrival order, with duplication, overlap, re-segmentation and refused segments
 //! offered again, the deliveries, the memory of every delivered message and the first error are
 //! those of the same segments processed in order: the walk makes every decision with the state
-//! in-order processing would have at that FPDU. Two exceptions, both needing a sender that
-//! breaks the rules on purpose:
+//! in-order processing would have at that FPDU. When the chain's FPDU overlaps an FPDU placed
+//! out of order (a damaged ULPDU_Length, say), the walk waits, like in-order processing, until
+//! that FPDU is complete (MPA error 2: its CRC cannot hold) or the stream ends inside it (error
+//! 1). Two exceptions, both needing a peer that breaks the rules on purpose:
 //! - A tagged FPDU placed out of order whose STag is invalidated by a Send with Invalidate that
 //!   comes earlier in the stream but arrived later is written while the STag is still valid; the
 //!   walk then reports the error in-order processing reports (invalid STag), and the message is
 //!   never delivered, but its octets are in the region. No receiver that places before the gap
-//!   is filled can avoid this; a Send with Invalidate seen first prevents it (the rule above).
-//! - If a stream is built so that an FPDU located by a Marker (or by header alignment) with a
-//!   good CRC overlaps an FPDU the length chain finds, which also has a good CRC, the walk
-//!   reports MPA error 2 at the chain's FPDU, whose octets were placed elsewhere, where in-order
-//!   processing would take the chain's FPDU. Two overlapping valid FPDUs need a crafted stream
-//!   or a CRC collision.
+//!   is filled can avoid this; a Send with Invalidate placed before the Write arrives prevents
+//!   it (the rule above; a Send with Invalidate that is only held does not).
+//! - Two overlapping FPDUs that both verify: one located out of order (by a Marker, or by header
+//!   alignment, which a peer can fool by embedding valid FPDUs in its payload and having its
+//!   segments cut at their edges; turn `aligned_detect` off to rule that out), the other found
+//!   by the length chain. The walk reports MPA error 2 at the chain's FPDU, whose octets were
+//!   placed elsewhere, where in-order processing would take it. Without such crafting this needs
+//!   a CRC collision.
 //!
-//! Streams that write the same octet twice are outside the invariant: RFC 5041 leaves such an
-//! octet undefined until delivery, and the order of placement decides it.
+//! Streams in which two FPDUs address the same octet of a region or buffer are outside the
+//! invariant, also when in-order processing would reject one of them (a reused MSN: the second
+//! Send with MSN m may be placed before the first is delivered): RFC 5041 leaves such an octet
+//! undefined until delivery, and the order of placement decides it. Every such write still lands
+//! in a region or buffer the peer may write, and never in a message already delivered (its MSN
+//! has left the window, its STag may be invalid).
 //!
 //! Nothing here panics on hostile input; every write is checked by the placement model against
 //! the region or buffer it targets before it is made.
@@ -407,7 +417,15 @@ impl Receiver {
             self.error = Some(e.clone());
             self.push_event(Event::Error(e));
         }
+        self.stop();
+    }
+
+    /// Nothing more is placed or delivered: the held octets and the records are dropped.
+    fn stop(&mut self) {
         self.stopped = true;
+        self.held = HeldOctets::default();
+        self.placed.clear();
+        self.pending_invalidate.clear();
     }
 
     /// The spans of `[a, b)` that are neither held nor inside a placed FPDU (`a` >= edge).
@@ -495,8 +513,11 @@ impl Receiver {
                     }
                     Ok(None) => {
                         let needed = fpdu_needed_len(self.cfg.markers, pos as u32, &run[cur..]);
-                        if run_end < self.edge {
-                            // A placed FPDU starts at run_end, inside this FPDU.
+                        let end = needed.map(|n| pos + n as u64);
+                        if run_end < self.edge && end.map_or(true, |end| end <= self.edge) {
+                            // A placed FPDU starts at run_end, inside this FPDU, which is now
+                            // complete (or whose ULPDU_Length field it splits): its CRC
+                            // cannot be good, in-order processing reports code 2 here too.
                             self.fail(
                                 TerminateCode::MPA_CRC,
                                 pos,
@@ -518,7 +539,9 @@ impl Receiver {
             }
             let partial = cur < run.len();
             run.drain(..cur);
-            self.held.put_run(pos, run);
+            if !self.stopped {
+                self.held.put_run(pos, run);
+            }
             if partial {
                 break;
             }
@@ -591,7 +614,7 @@ impl Receiver {
         let terminate = matches!(d, Delivery::Terminate { .. });
         self.push_event(Event::Deliver(d));
         if terminate {
-            self.stopped = true;
+            self.stop();
         }
     }
 
@@ -715,7 +738,8 @@ impl Receiver {
             starts.insert(s);
         }
         while let Some(f) = starts.pop_first() {
-            if f < s || f >= e {
+            // FPDUs start at multiples of 4 from the origin (4.1 PAD, 4.3).
+            if f < s || f >= e || f % 4 != 0 {
                 continue;
             }
             let at = (f - s) as usize;
@@ -731,6 +755,9 @@ impl Receiver {
     /// Appendix B.2 header alignment: `[s, e)` is a chain of complete FPDUs with good CRCs and
     /// valid DDP/RDMAP headers that ends exactly at `e`.
     fn header_aligned(&self, s: u64, e: u64, bytes: &[u8]) -> bool {
+        if s % 4 != 0 {
+            return false;
+        }
         let mut f = s;
         while f < e {
             let at = (f - s) as usize;

@@ -1,0 +1,149 @@
+//! `rnic traffic` and `rnic place`, run as a user (or a hardware test) runs them: files,
+//! standard input and output, exit status.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn rnic(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rnic"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rnic runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/test-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+/// `rnic traffic` with `extra` arguments: (segments, config path).
+fn traffic(name: &str, extra: &[&str]) -> (String, PathBuf) {
+    let cfg = scratch(&format!("{name}.json"));
+    let mut args = vec!["traffic", "--config-out", cfg.to_str().unwrap(), "--messages", "80"];
+    args.extend_from_slice(extra);
+    let o = rnic(&args, "");
+    assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+    (text(&o.stdout), cfg)
+}
+
+fn place(cfg: &PathBuf, segments: &str, extra: &[&str]) -> (Vec<Value>, i32) {
+    let mut args = vec!["place", "--config", cfg.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let o = rnic(&args, segments);
+    let lines =
+        text(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    (lines, o.status.code().unwrap())
+}
+
+fn of_kind<'a>(lines: &'a [Value], kinds: &[&str]) -> Vec<&'a Value> {
+    lines.iter().filter(|v| kinds.iter().any(|k| v.get(k).is_some())).collect()
+}
+
+#[test]
+fn arrival_order_gives_the_deliveries_error_and_memory_of_the_in_order_run() {
+    for (name, args, status) in [
+        ("ooo", &["--scenario", "aligned-ooo", "--seed", "4"][..], 0),
+        ("middlebox", &["--scenario", "middlebox", "--seed", "5", "--markers"][..], 0),
+        ("crc", &["--scenario", "faults", "--fault", "crc", "--seed", "6"][..], 2),
+        ("bounds", &["--scenario", "faults", "--fault", "bounds-high", "--markers"][..], 2),
+    ] {
+        let (segments, cfg) = traffic(name, args);
+        let n = segments.lines().count();
+        let (ooo, s1) = place(&cfg, &segments, &[]);
+        let (inorder, s2) = place(&cfg, &segments, &["--inorder"]);
+        assert_eq!((s1, s2), (status, status), "{name}: exit status");
+        assert_eq!(of_kind(&ooo, &["segment"]).len(), n, "{name}: a verdict per segment");
+        assert_eq!(of_kind(&ooo, &["deliver", "error"]), of_kind(&inorder, &["deliver", "error"]));
+        assert!(!of_kind(&ooo, &["deliver"]).is_empty());
+        if status == 0 {
+            assert_eq!(of_kind(&ooo, &["memory"]), of_kind(&inorder, &["memory"]), "{name}");
+        } else {
+            let e = &of_kind(&ooo, &["error"])[0]["error"];
+            assert!(e["layer"].is_u64() && e["etype"].is_u64() && e["code"].is_u64());
+        }
+        let config: Value = serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+        let regions = config["regions"].as_array().unwrap().len();
+        let posted = config["posted"].as_array().unwrap().len();
+        assert_eq!(of_kind(&ooo, &["memory"]).len(), regions + posted);
+        let metrics = &ooo.last().unwrap()["metrics"];
+        assert_eq!(metrics["segments"].as_u64(), Some(n as u64), "{name}: metrics last");
+    }
+}
+
+#[test]
+fn smallest_buffer_refuses_and_retransmission_completes_the_stream() {
+    let (segments, cfg) = traffic(
+        "small",
+        &["--scenario", "loss", "--seed", "2", "--reassembly", "min", "--records", "1"],
+    );
+    let (once, _) = place(&cfg, &segments, &[]);
+    let refused = |lines: &[Value]| lines.iter().filter(|v| v["verdict"] == "refused").count();
+    assert!(refused(&once) > 0, "the smallest buffer refuses out-of-order segments");
+    let (again, status) = place(&cfg, &segments, &["--retransmit", "5"]);
+    let (reference, _) = place(&cfg, &segments, &["--inorder"]);
+    assert_eq!(status, 0);
+    assert!(refused(&again) > 0);
+    assert_eq!(of_kind(&again, &["deliver", "error"]), of_kind(&reference, &["deliver", "error"]));
+    assert_eq!(of_kind(&again, &["memory"]), of_kind(&reference, &["memory"]));
+}
+
+#[test]
+fn traffic_writes_a_pcap_and_a_configuration_the_receiver_reads() {
+    let pcap = scratch("t.pcap");
+    let (segments, cfg) =
+        traffic("pcap", &["--scenario", "wrap", "--pcap", pcap.to_str().unwrap(), "--no-crc"]);
+    let cap = std::fs::read(&pcap).unwrap();
+    assert_eq!(&cap[..4], &[0xd4, 0xc3, 0xb2, 0xa1], "libpcap magic");
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    assert_eq!(config["crc"], false);
+    // Sequence numbers wrap: some segment's SEQ is below the origin.
+    let origin = config["origin"].as_u64().unwrap();
+    assert!(segments
+        .lines()
+        .any(|l| l.split(' ').next().unwrap().parse::<u64>().unwrap() < origin));
+    assert!(segments.lines().last().unwrap().ends_with(" fin"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_status_1() {
+    let (_, cfg) = traffic("bad", &["--scenario", "inorder"]);
+    for (input, words) in [
+        ("12 zz\n", "line 1"),
+        ("x 00\n", "line 1"),
+        ("1 00 fin\n2\n", "line 2"),
+        ("1 00 nope\n", "line 1"),
+    ] {
+        let o = rnic(&["place", "--config", cfg.to_str().unwrap()], input);
+        assert_eq!(o.status.code(), Some(1), "{input:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(words), "{err}");
+    }
+    let bogus = scratch("bogus.json");
+    std::fs::write(&bogus, "{\"markers\": true}").unwrap();
+    let o = rnic(&["place", "--config", bogus.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("bogus.json"));
+    for args in [
+        &["traffic", "--scenario", "nope", "--config-out", "/dev/null"][..],
+        &["traffic", "--scenario", "inorder", "--fault", "crc", "--config-out", "/dev/null"][..],
+        &["traffic", "--scenario", "faults", "--fault", "marker", "--config-out", "/dev/null"][..],
+        &["traffic", "--scenario", "inorder", "--records", "0", "--config-out", "/dev/null"][..],
+    ] {
+        let o = rnic(args, "");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(text(&o.stderr).lines().count(), 1);
+    }
+}

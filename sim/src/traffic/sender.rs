@@ -1,0 +1,974 @@
+//! The sending side of one connection, as the receiver sees it: RDMAP messages (RFC 5040) cut
+//! into DDP segments at MULPDU (RFC 5041), framed into FPDUs (RFC 5044 4.1-4.4, Markers and
+//! CRC as configured), and cut into FPDU-aligned TCP segments of at most EMSS (5.1, A.1), with
+//! the receiver configuration (STag table, posted buffers) the stream needs.
+//!
+//! Memory is laid out so that no two messages write the same octet (the receiver's invariant
+//! covers such streams only, see `golden::receiver`): every RDMA Write and Read Response gets a
+//! fresh range of a region, every Send its own posted buffer. A Send with Invalidate names a
+//! region that no later message writes. One region sits at the top of the 64-bit TO space, so
+//! that writes ending exactly at 2^64 occur.
+//!
+//! Faults ([`Fault`]) change one message (or one FPDU on the wire) in the middle of the stream;
+//! [`SentStream::expected_error`] says which error, at which FPDU, in-order processing must
+//! report.
+
+use golden::ddp::{
+    DdpControl, DdpSegment, Opcode, ProtocolVersion, RdmapControl, ReadRequestHeader, TaggedHeader,
+    TerminateCode, TerminateControl, UntaggedHeader, QN_READ_REQUEST, QN_SEND, QN_TERMINATE,
+    TAGGED_HEADER_LEN, UNTAGGED_HEADER_LEN,
+};
+use golden::fpdu::{Framer, FramingConfig};
+use golden::mulpdu::mulpdu;
+use golden::receiver::{Delivery, PostedConfig, ReceiverConfig, RegionConfig, VersionName};
+use golden::segment::segment_fpdus_with_push;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// One TCP payload segment, in stream offsets (octets from the origin).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamSegment {
+    /// Offset of the first octet.
+    pub offset: u64,
+    /// The octets.
+    pub payload: Vec<u8>,
+    /// The connection closes after the last octet.
+    pub fin: bool,
+}
+
+impl StreamSegment {
+    /// One past the last octet.
+    pub fn end(&self) -> u64 {
+        self.offset + self.payload.len() as u64
+    }
+}
+
+/// A fault put into the stream; each names the error it must cause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// An RDMA Write to an STag that is not registered: DDP 1/1/0.
+    UnknownStag,
+    /// An RDMA Write to a region registered invalid: DDP 1/1/0.
+    InvalidStag,
+    /// An RDMA Write to a region of another protection domain: DDP 1/1/2.
+    OtherPd,
+    /// An RDMA Write to a region without remote write: DDP 1/1/0.
+    NoWriteRight,
+    /// An RDMA Write ending one octet past its region: DDP 1/1/1.
+    BoundsHigh,
+    /// An RDMA Write starting one octet before its region: DDP 1/1/1.
+    BoundsLow,
+    /// An RDMA Write whose last octet is beyond 2^64 - 1: DDP 1/1/3.
+    ToWrap,
+    /// A Send whose MSN is beyond the window: DDP 1/2/3.
+    MsnRange,
+    /// A Send for which no buffer is posted: DDP 1/2/2.
+    NoBuffer,
+    /// A Send segment whose MO is beyond its buffer: DDP 1/2/4.
+    BadMo,
+    /// A Send longer than its buffer: DDP 1/2/5 at the segment that overflows.
+    TooLong,
+    /// A Send on queue 3: DDP 1/2/1.
+    BadQn,
+    /// DDP version 2 on a Send: DDP 1/2/6.
+    DdpVersion,
+    /// RDMAP version 2: RDMAP 0/2/5.
+    RdmapVersion,
+    /// Reserved opcode 9: RDMAP 0/2/6.
+    ReservedOpcode,
+    /// A tagged ULPDU one octet shorter than its 14-octet header: DDP 1/0/0.
+    ShortUlpdu,
+    /// A Send with Invalidate of a region, then an RDMA Write to it: DDP 1/1/0 at the Write.
+    WriteAfterInvalidate,
+    /// A Send with Invalidate naming an STag that is not registered: RDMAP 0/2/9.
+    CannotInvalidate,
+    /// One bit flipped inside an FPDU (CRC on): MPA 2/0/2.
+    Crc,
+    /// A Marker whose FPDUPTR is wrong while the FPDU's CRC covers it (Markers on): MPA 2/0/3.
+    Marker,
+    /// A ULPDU_Length above the receiver's limit: MPA 2/0/2.
+    UlpduTooLong,
+    /// One bit of an FPDU's ULPDU_Length flipped (CRC on): the FPDU ends elsewhere and its CRC
+    /// cannot match, MPA 2/0/2.
+    Length,
+    /// The connection closes inside the last FPDU: MPA 2/0/1.
+    Truncated,
+}
+
+impl Fault {
+    /// Every fault, in a fixed order.
+    pub const ALL: [Fault; 23] = [
+        Fault::UnknownStag,
+        Fault::InvalidStag,
+        Fault::OtherPd,
+        Fault::NoWriteRight,
+        Fault::BoundsHigh,
+        Fault::BoundsLow,
+        Fault::ToWrap,
+        Fault::MsnRange,
+        Fault::NoBuffer,
+        Fault::BadMo,
+        Fault::TooLong,
+        Fault::BadQn,
+        Fault::DdpVersion,
+        Fault::RdmapVersion,
+        Fault::ReservedOpcode,
+        Fault::ShortUlpdu,
+        Fault::WriteAfterInvalidate,
+        Fault::CannotInvalidate,
+        Fault::Crc,
+        Fault::Marker,
+        Fault::UlpduTooLong,
+        Fault::Length,
+        Fault::Truncated,
+    ];
+
+    /// The name the command line uses (`bad-stag`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::UnknownStag => "unknown-stag",
+            Fault::InvalidStag => "invalid-stag",
+            Fault::OtherPd => "pd",
+            Fault::NoWriteRight => "no-write-right",
+            Fault::BoundsHigh => "bounds-high",
+            Fault::BoundsLow => "bounds-low",
+            Fault::ToWrap => "to-wrap",
+            Fault::MsnRange => "msn-range",
+            Fault::NoBuffer => "no-buffer",
+            Fault::BadMo => "mo",
+            Fault::TooLong => "too-long",
+            Fault::BadQn => "qn",
+            Fault::DdpVersion => "ddp-version",
+            Fault::RdmapVersion => "rdmap-version",
+            Fault::ReservedOpcode => "opcode",
+            Fault::ShortUlpdu => "short-ulpdu",
+            Fault::WriteAfterInvalidate => "write-after-invalidate",
+            Fault::CannotInvalidate => "cannot-invalidate",
+            Fault::Crc => "crc",
+            Fault::Marker => "marker",
+            Fault::UlpduTooLong => "ulpdu-too-long",
+            Fault::Length => "length",
+            Fault::Truncated => "truncated",
+        }
+    }
+
+    /// The fault called `name`.
+    pub fn by_name(name: &str) -> Option<Fault> {
+        Fault::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The Terminate code in-order processing reports.
+    pub fn code(self) -> TerminateCode {
+        match self {
+            Fault::UnknownStag
+            | Fault::InvalidStag
+            | Fault::NoWriteRight
+            | Fault::WriteAfterInvalidate => TerminateCode::DDP_TAGGED_INVALID_STAG,
+            Fault::OtherPd => TerminateCode::DDP_TAGGED_STAG_NOT_ASSOCIATED,
+            Fault::BoundsHigh | Fault::BoundsLow => TerminateCode::DDP_TAGGED_BASE_BOUNDS,
+            Fault::ToWrap => TerminateCode::DDP_TAGGED_TO_WRAP,
+            Fault::MsnRange => TerminateCode::DDP_UNTAGGED_MSN_RANGE,
+            Fault::NoBuffer => TerminateCode::DDP_UNTAGGED_NO_BUFFER,
+            Fault::BadMo => TerminateCode::DDP_UNTAGGED_INVALID_MO,
+            Fault::TooLong => TerminateCode::DDP_UNTAGGED_TOO_LONG,
+            Fault::BadQn => TerminateCode::DDP_UNTAGGED_INVALID_QN,
+            Fault::DdpVersion => TerminateCode::DDP_UNTAGGED_INVALID_VERSION,
+            Fault::RdmapVersion => TerminateCode::RDMAP_INVALID_VERSION,
+            Fault::ReservedOpcode => TerminateCode::RDMAP_UNEXPECTED_OPCODE,
+            Fault::ShortUlpdu => TerminateCode::DDP_CATASTROPHIC,
+            Fault::CannotInvalidate => TerminateCode::RDMAP_CANNOT_INVALIDATE,
+            Fault::Crc | Fault::UlpduTooLong | Fault::Length => TerminateCode::MPA_CRC,
+            Fault::Marker => TerminateCode::MPA_MARKER,
+            Fault::Truncated => TerminateCode::MPA_CONNECTION_LOST,
+        }
+    }
+
+    /// Whether the fault can be built with these settings (a flipped bit needs the CRC to be
+    /// seen; a bad Marker needs Markers).
+    pub fn applies(self, markers: bool, crc: bool) -> bool {
+        match self {
+            Fault::Crc | Fault::Length => crc,
+            Fault::Marker => markers,
+            _ => true,
+        }
+    }
+}
+
+/// What the sender sends.
+#[derive(Clone, Debug)]
+pub struct SenderParams {
+    /// Markers on the wire.
+    pub markers: bool,
+    /// CRCs computed (off: the field is zero).
+    pub crc: bool,
+    /// Sequence number of the first FPDU's first octet.
+    pub origin: u32,
+    /// Effective maximum segment size.
+    pub emss: u32,
+    /// Messages to send (a Terminate, if any, is one of them).
+    pub messages: usize,
+    /// Largest message payload.
+    pub max_message: usize,
+    /// End the stream with a Terminate message.
+    pub terminate: bool,
+    /// Protocol generation.
+    pub version: VersionName,
+    /// Protection domain of the stream.
+    pub pd: u32,
+    /// MSN window the receiver uses.
+    pub msn_window: u32,
+    /// MSN of the first message on every queue.
+    pub first_msn: u32,
+    /// Reassembly buffer of the receiver configuration.
+    pub reassembly_octets: u64,
+    /// Records of the receiver configuration.
+    pub records: u32,
+    /// Header alignment detection in the receiver configuration.
+    pub aligned_detect: bool,
+    /// A fault, and the fraction of the way through the messages where it goes.
+    pub fault: Option<(Fault, f64)>,
+}
+
+impl Default for SenderParams {
+    fn default() -> Self {
+        SenderParams {
+            markers: false,
+            crc: true,
+            origin: 0x1000_0000,
+            emss: 1460,
+            messages: 200,
+            max_message: 6000,
+            terminate: false,
+            version: VersionName::Rfc5040,
+            pd: 0x55,
+            msn_window: 1024,
+            first_msn: 1,
+            reassembly_octets: 256 * 1024,
+            records: 256,
+            aligned_detect: true,
+            fault: None,
+        }
+    }
+}
+
+/// The error a fault must cause: its code and the offset of the failing FPDU's first octet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpectedError {
+    /// Terminate code.
+    pub code: TerminateCode,
+    /// Offset (from the origin) of the FPDU's first octet.
+    pub offset: u64,
+}
+
+/// A message as the sender meant it: the delivery a receiver must report for it and the octets
+/// its memory must hold afterwards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentMessage {
+    /// The delivery (its `seq` is the first octet of the FPDU of its last DDP segment).
+    pub delivery: Delivery,
+    /// The payload the message carries (a Read Request: its 28-octet header; a Terminate: its
+    /// Terminate Control and what follows).
+    pub data: Vec<u8>,
+}
+
+/// The sender's stream and the receiver configuration that goes with it.
+#[derive(Clone, Debug)]
+pub struct SentStream {
+    /// The receiver configuration (STag table, posted buffers, buffer sizes).
+    pub config: ReceiverConfig,
+    /// The DDP segments (ULPDUs), in order.
+    pub ulpdus: Vec<Vec<u8>>,
+    /// The offset of each FPDU's first octet.
+    pub fpdu_offsets: Vec<u64>,
+    /// The MPA stream, from the origin.
+    pub wire: Vec<u8>,
+    /// FPDU-aligned TCP segments (the last carries FIN).
+    pub segments: Vec<StreamSegment>,
+    /// MULPDU used (RFC 5044 4.5).
+    pub mulpdu: u32,
+    /// The error in-order processing must report (a fault was put in).
+    pub expected_error: Option<ExpectedError>,
+    /// The messages, in order, as the sender meant them (a faulty message included).
+    pub messages: Vec<SentMessage>,
+}
+
+/// A message before DDP segmentation.
+enum Message {
+    Tagged { opcode: Opcode, stag: u32, to: u64, data: Vec<u8> },
+    Send { opcode: Opcode, qn: u32, msn: u32, inv: u32, data: Vec<u8> },
+    Single(DdpSegment),
+}
+
+/// A region being filled: bump allocation of fresh ranges.
+struct RegionPlan {
+    cfg: RegionConfig,
+    next: u64,
+    retired: bool,
+}
+
+struct Builder<'a> {
+    p: &'a SenderParams,
+    rng: &'a mut ChaCha8Rng,
+    version: ProtocolVersion,
+    regions: Vec<RegionPlan>,
+    posted: Vec<PostedConfig>,
+    send_msn: u32,
+    rr_msn: u32,
+    used_stags: Vec<u32>,
+}
+
+impl Builder<'_> {
+    fn fresh_stag(&mut self) -> u32 {
+        loop {
+            let s: u32 = self.rng.gen_range(1..u32::MAX);
+            if !self.used_stags.contains(&s) {
+                self.used_stags.push(s);
+                return s;
+            }
+        }
+    }
+
+    fn new_region(&mut self, top: bool) -> usize {
+        let stag = self.fresh_stag();
+        // The top region's base is fixed when its length is known (see `finish_regions`).
+        let base = if top { 0 } else { self.rng.gen_range(1..1u64 << 35) << 12 };
+        self.regions.push(RegionPlan {
+            cfg: RegionConfig {
+                stag,
+                base,
+                len: 0,
+                pd: self.p.pd,
+                write: true,
+                read: true,
+                valid: true,
+            },
+            next: 0,
+            retired: false,
+        });
+        self.regions.len() - 1
+    }
+
+    fn active_region(&mut self) -> usize {
+        // Region 0 is the top-of-TO-space region: written on purpose, never invalidated.
+        let active: Vec<usize> =
+            (1..self.regions.len()).filter(|&i| !self.regions[i].retired).collect();
+        if active.len() < 2 {
+            return self.new_region(false);
+        }
+        *active.choose(self.rng).expect("an active region")
+    }
+
+    /// A fresh range of `len` octets in region `r`; returns its offset in the region.
+    fn allocate(&mut self, r: usize, len: usize) -> u64 {
+        let gap = self.rng.gen_range(0..64u64);
+        let off = self.regions[r].next + gap;
+        self.regions[r].next = off + len as u64;
+        off
+    }
+
+    fn payload(&mut self, len: usize) -> Vec<u8> {
+        let mut v = vec![0u8; len];
+        self.rng.fill(&mut v[..]);
+        v
+    }
+
+    fn message_len(&mut self) -> usize {
+        let max = self.p.max_message.max(1);
+        match self.rng.gen_range(0..10) {
+            0 => 0,
+            1..=3 => self.rng.gen_range(1..=64.min(max)),
+            4..=8 => self.rng.gen_range(1..=3000.min(max)),
+            _ => self.rng.gen_range(1..=max),
+        }
+    }
+
+    fn post(&mut self, qn: u32, msn: u32, len: usize) {
+        let slack = self.rng.gen_range(0..32);
+        self.posted.push(PostedConfig { qn, msn, len: (len + slack) as u64 });
+    }
+
+    fn write(&mut self, opcode: Opcode) -> Message {
+        let len = self.message_len();
+        let r = self.active_region();
+        let off = self.allocate(r, len);
+        let data = self.payload(len);
+        Message::Tagged { opcode, stag: self.regions[r].cfg.stag, to: off, data }
+    }
+
+    fn send(&mut self, opcode: Opcode) -> Message {
+        let len = self.message_len();
+        self.send_msn = self.send_msn.wrapping_add(1);
+        let msn = self.send_msn;
+        self.post(QN_SEND, msn, len);
+        let mut inv = 0;
+        if opcode.carries_invalidate_stag() {
+            let r = self.active_region();
+            self.regions[r].retired = true;
+            inv = self.regions[r].cfg.stag;
+        }
+        let data = self.payload(len);
+        Message::Send { opcode, qn: QN_SEND, msn, inv, data }
+    }
+
+    fn read_request(&mut self) -> Message {
+        self.rr_msn = self.rr_msn.wrapping_add(1);
+        let msn = self.rr_msn;
+        self.post(QN_READ_REQUEST, msn, 28);
+        let source = &self.regions[self.rng.gen_range(0..self.regions.len())].cfg;
+        let request = ReadRequestHeader {
+            sink_stag: self.rng.gen_range(1..u32::MAX),
+            sink_to: self.rng.gen(),
+            size: self.rng.gen_range(0..100_000),
+            source_stag: source.stag,
+            source_to: source.base,
+        };
+        Message::Single(DdpSegment::read_request(msn, &request, self.version))
+    }
+
+    fn terminate(&mut self) -> Message {
+        let control = TerminateControl {
+            code: TerminateCode::DDP_TAGGED_BASE_BOUNDS,
+            m: false,
+            d: true,
+            r: false,
+            reserved: 0,
+        };
+        let echoed = self.payload(TAGGED_HEADER_LEN);
+        let msn = self.p.first_msn;
+        self.post(QN_TERMINATE, msn, 4 + echoed.len());
+        Message::Single(DdpSegment::terminate(msn, &control, &echoed, self.version))
+    }
+
+    fn random_message(&mut self) -> Message {
+        match self.rng.gen_range(0..100) {
+            0..=34 => self.write(Opcode::RdmaWrite),
+            35..=44 => self.write(Opcode::RdmaReadResponse),
+            45..=64 => self.send(Opcode::Send),
+            65..=71 => self.send(Opcode::SendWithSolicitedEvent),
+            72..=79 => self.send(Opcode::SendWithInvalidate),
+            80..=84 => self.send(Opcode::SendWithSolicitedEventAndInvalidate),
+            _ => self.read_request(),
+        }
+    }
+}
+
+/// DDP segments of one message: payload chunks of at most `room` octets (an empty message is one
+/// empty segment).
+fn ddp_segments(m: &Message, mulpdu: usize, version: ProtocolVersion) -> Vec<DdpSegment> {
+    match m {
+        Message::Single(s) => vec![s.clone()],
+        Message::Tagged { opcode, stag, to, data } => {
+            let room = mulpdu - TAGGED_HEADER_LEN;
+            let chunks: Vec<&[u8]> =
+                if data.is_empty() { vec![&data[..]] } else { data.chunks(room).collect() };
+            let n = chunks.len();
+            let mut at = 0u64;
+            chunks
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let header =
+                        TaggedHeader::new(*opcode, i + 1 == n, *stag, to.wrapping_add(at), version);
+                    at += c.len() as u64;
+                    DdpSegment::Tagged { header, payload: c.to_vec() }
+                })
+                .collect()
+        }
+        Message::Send { opcode, qn, msn, inv, data } => {
+            let room = mulpdu - UNTAGGED_HEADER_LEN;
+            let chunks: Vec<&[u8]> =
+                if data.is_empty() { vec![&data[..]] } else { data.chunks(room).collect() };
+            let n = chunks.len();
+            let mut mo = 0u32;
+            chunks
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let mut header =
+                        UntaggedHeader::new(*opcode, i + 1 == n, *qn, *msn, mo, version);
+                    header.invalidate_stag = *inv;
+                    mo += c.len() as u32;
+                    DdpSegment::Untagged { header, payload: c.to_vec() }
+                })
+                .collect()
+        }
+    }
+}
+
+/// Builds the stream of `p` from `rng`.
+pub fn build_stream(p: &SenderParams, rng: &mut ChaCha8Rng) -> SentStream {
+    let version = p.version.protocol();
+    let mulpdu = mulpdu(p.emss, p.markers);
+    let mut b = Builder {
+        p,
+        rng,
+        version,
+        regions: Vec::new(),
+        posted: Vec::new(),
+        send_msn: p.first_msn.wrapping_sub(1),
+        rr_msn: p.first_msn.wrapping_sub(1),
+        used_stags: Vec::new(),
+    };
+    let top = b.new_region(true);
+    b.new_region(false);
+    b.new_region(false);
+    let fault_at = p.fault.map(|(f, at)| (f, ((p.messages as f64) * at) as usize));
+    let mut messages: Vec<Message> = Vec::new();
+    // Index of the message (and, within it, the DDP segment) whose FPDU must fail.
+    let mut fault_message: Option<(usize, FaultSpot)> = None;
+    let body = if p.terminate { p.messages.saturating_sub(1) } else { p.messages };
+    for i in 0..body {
+        // Every 16th message writes at the top of the TO space (some end exactly at 2^64).
+        let m = if i % 16 == 5 {
+            let len = b.message_len().max(1);
+            let off = b.allocate(top, len);
+            let data = b.payload(len);
+            Message::Tagged {
+                opcode: Opcode::RdmaWrite,
+                stag: b.regions[top].cfg.stag,
+                to: off,
+                data,
+            }
+        } else {
+            b.random_message()
+        };
+        messages.push(m);
+        if let Some((fault, at)) = fault_at {
+            if i == at.min(body.saturating_sub(1)) && fault_message.is_none() {
+                let spot = inject_message_fault(&mut b, &mut messages, fault, top);
+                fault_message = Some((messages.len() - 1, spot));
+            }
+        }
+    }
+    if p.terminate {
+        messages.push(b.terminate());
+    }
+    // Regions: lengths now known; the top region ends exactly at 2^64.
+    for (i, r) in b.regions.iter_mut().enumerate() {
+        r.cfg.len = r.next + if i == top { 0 } else { 16 };
+        if i == top {
+            r.cfg.base = 0u64.wrapping_sub(r.cfg.len);
+        }
+    }
+    // Tagged offsets were region offsets: make them TOs.
+    let bases: Vec<(u32, u64)> = b.regions.iter().map(|r| (r.cfg.stag, r.cfg.base)).collect();
+    let base_of = |stag: u32| bases.iter().find(|(s, _)| *s == stag).map_or(0, |(_, b)| *b);
+
+    let mut ulpdus: Vec<Vec<u8>> = Vec::new();
+    let mut push_after: Vec<bool> = Vec::new();
+    let mut fault_ulpdu: Option<usize> = None;
+    let mut last_ulpdu = Vec::new();
+    for (mi, m) in messages.iter_mut().enumerate() {
+        if let Message::Tagged { stag, to, .. } = m {
+            *to = to.wrapping_add(base_of(*stag));
+        }
+        let mut segs = ddp_segments(m, mulpdu as usize, version);
+        last_ulpdu.push(ulpdus.len() + segs.len() - 1);
+        let first = ulpdus.len();
+        if let Some((fm, spot)) = fault_message {
+            if fm == mi {
+                fault_ulpdu = Some(first + spot.apply_to_segments(&mut segs, &bases));
+            }
+        }
+        let n = segs.len();
+        for (k, s) in segs.into_iter().enumerate() {
+            ulpdus.push(s.encode());
+            push_after.push(k + 1 == n && b.rng.gen_bool(0.3));
+        }
+    }
+    if let (Some(i), Some((Fault::ShortUlpdu, _))) = (fault_ulpdu, p.fault) {
+        ulpdus[i].truncate(TAGGED_HEADER_LEN - 1);
+    }
+    if let (Some(i), Some((Fault::UlpduTooLong, _))) = (fault_ulpdu, p.fault) {
+        ulpdus[i].resize(mulpdu as usize + 4, 0xA5);
+    }
+
+    // Framing.
+    let cfg = FramingConfig { markers: p.markers, crc: p.crc, offset: 0 };
+    let mut framer = Framer::new(cfg).expect("offset 0 is aligned");
+    let mut fpdus: Vec<(Vec<u8>, bool)> = Vec::new();
+    let mut fpdu_offsets = Vec::new();
+    let mut offset = 0u64;
+    for (u, push) in ulpdus.iter().zip(&push_after) {
+        let f = framer.frame(u).expect("ULPDUs are below 64768 octets");
+        fpdu_offsets.push(offset);
+        offset += f.len() as u64;
+        fpdus.push((f, *push));
+    }
+    let wire_fault =
+        matches!(p.fault, Some((Fault::Crc | Fault::Marker | Fault::Length | Fault::Truncated, _)));
+    let mut expected_error = fault_ulpdu
+        .zip(p.fault)
+        .filter(|_| !wire_fault)
+        .map(|(i, (f, _))| ExpectedError { code: f.code(), offset: fpdu_offsets[i] });
+    match p.fault {
+        Some((Fault::Crc, at)) => {
+            // A bit of the ULPDU or PAD (not the leading Marker or ULPDU_Length, which would
+            // move the FPDU's end and could turn the error into a truncation).
+            let start = ((fpdus.len() as f64) * at) as usize;
+            let hit = (start..fpdus.len()).chain(0..start).find(|&i| fpdus[i].0.len() >= 16);
+            if let Some(i) = hit {
+                let f = &mut fpdus[i].0;
+                let bit = b.rng.gen_range(8 * 8..(f.len() - 4) * 8);
+                f[bit / 8] ^= 1 << (bit % 8);
+                expected_error =
+                    Some(ExpectedError { code: Fault::Crc.code(), offset: fpdu_offsets[i] });
+            }
+        }
+        Some((Fault::Length, at)) => {
+            // Bit 4 of ULPDU_Length (a change of 16 octets either way) in an FPDU followed by
+            // at least two largest FPDUs, so the FPDU it claims ends inside the stream.
+            let start = ((fpdus.len() as f64) * at) as usize;
+            let room = 2 * (mulpdu as u64 + 64);
+            let hit = (start..fpdus.len())
+                .chain(0..start)
+                .find(|&i| fpdu_offsets[i] + fpdus[i].0.len() as u64 + room <= offset);
+            if let Some(i) = hit {
+                let lead = if p.markers && fpdu_offsets[i] % 512 == 0 { 4 } else { 0 };
+                fpdus[i].0[lead + 1] ^= 0x10;
+                expected_error =
+                    Some(ExpectedError { code: Fault::Length.code(), offset: fpdu_offsets[i] });
+            }
+        }
+        Some((Fault::Marker, at)) => {
+            // A Marker inside an FPDU (FPDUPTR > 0), off by 4, with the CRC recomputed.
+            let start = ((fpdus.len() as f64) * at) as usize;
+            let hit = (start..fpdus.len()).chain(0..start).find_map(|i| {
+                let pos = fpdu_offsets[i];
+                let len = fpdus[i].0.len() as u64;
+                let m = (pos + 1).div_ceil(512) * 512;
+                (m + 4 <= pos + len - 4).then_some((i, (m - pos) as usize))
+            });
+            if let Some((i, at)) = hit {
+                let f = &mut fpdus[i].0;
+                let ptr = u16::from_be_bytes([f[at + 2], f[at + 3]]).wrapping_add(4);
+                f[at + 2..at + 4].copy_from_slice(&ptr.to_be_bytes());
+                let n = f.len();
+                if p.crc {
+                    let crc = golden::crc::crc32c(&f[..n - 4]).to_le_bytes();
+                    f[n - 4..].copy_from_slice(&crc);
+                }
+                expected_error =
+                    Some(ExpectedError { code: Fault::Marker.code(), offset: fpdu_offsets[i] });
+            }
+        }
+        _ => {}
+    }
+    let mut wire = Vec::with_capacity(offset as usize);
+    for (f, _) in &fpdus {
+        wire.extend_from_slice(f);
+    }
+    let seg = segment_fpdus_with_push(&fpdus, p.emss, 0).expect("EMSS is at least 4");
+    let mut segments: Vec<StreamSegment> = seg
+        .segments
+        .into_iter()
+        .map(|s| StreamSegment { offset: s.seq as u64, payload: s.payload, fin: false })
+        .collect();
+    if let Some((Fault::Truncated, _)) = p.fault {
+        // Close inside the last FPDU: drop its last 1..=len-1 octets.
+        let last = *fpdu_offsets.last().expect("an FPDU");
+        let cut = b.rng.gen_range(last + 1..wire.len() as u64);
+        wire.truncate(cut as usize);
+        segments.retain(|s| s.offset < cut);
+        if let Some(s) = segments.last_mut() {
+            s.payload.truncate((cut - s.offset) as usize);
+        }
+        expected_error = Some(ExpectedError { code: Fault::Truncated.code(), offset: last });
+    }
+    if let Some(s) = segments.last_mut() {
+        s.fin = true;
+    }
+    let sent_messages = messages
+        .iter()
+        .zip(&last_ulpdu)
+        .map(|(m, &last)| sent_message(m, p.origin.wrapping_add(fpdu_offsets[last] as u32)))
+        .collect();
+    let mut regions: Vec<RegionConfig> = b.regions.iter().map(|r| r.cfg).collect();
+    if let Some((fault, _)) = p.fault {
+        apply_config_fault(fault, &mut regions, &mut b.posted, fault_message.map(|(_, s)| s));
+    }
+    let config = ReceiverConfig {
+        markers: p.markers,
+        crc: p.crc,
+        origin: p.origin,
+        aligned_detect: p.aligned_detect,
+        reassembly_octets: p.reassembly_octets,
+        records: p.records,
+        pd: p.pd,
+        msn_window: p.msn_window,
+        max_ulpdu: mulpdu,
+        first_msn: p.first_msn,
+        version: p.version,
+        regions,
+        posted: b.posted,
+    };
+    SentStream {
+        config,
+        ulpdus,
+        fpdu_offsets,
+        wire,
+        segments,
+        mulpdu,
+        expected_error,
+        messages: sent_messages,
+    }
+}
+
+/// The delivery and memory the sender means `m` to produce.
+fn sent_message(m: &Message, seq: u32) -> SentMessage {
+    match m {
+        Message::Tagged { opcode, stag, to, data } => {
+            let (stag, to, len) = (*stag, *to, data.len() as u64);
+            let delivery = if *opcode == Opcode::RdmaReadResponse {
+                Delivery::ReadResponse { stag, to, len, seq }
+            } else {
+                Delivery::Write { stag, to, len, seq }
+            };
+            SentMessage { delivery, data: data.clone() }
+        }
+        Message::Send { opcode, qn, msn, inv, data } => SentMessage {
+            delivery: Delivery::Send {
+                qn: *qn,
+                msn: *msn,
+                len: data.len() as u64,
+                se: opcode.solicited_event(),
+                invalidate: opcode.carries_invalidate_stag().then_some(*inv),
+                seq,
+            },
+            data: data.clone(),
+        },
+        Message::Single(segment) => {
+            let data = segment.payload().to_vec();
+            let msn = match segment {
+                DdpSegment::Untagged { header, .. } => header.msn,
+                DdpSegment::Tagged { .. } => 0,
+            };
+            let delivery = match segment.read_request_header() {
+                Some(r) => Delivery::ReadRequest {
+                    msn,
+                    sink_stag: r.sink_stag,
+                    sink_to: r.sink_to,
+                    size: r.size,
+                    source_stag: r.source_stag,
+                    source_to: r.source_to,
+                    seq,
+                },
+                None => {
+                    let t = segment.terminate_control().map(|t| t.code).unwrap_or(TerminateCode {
+                        layer: 0,
+                        etype: 0,
+                        code: 0,
+                    });
+                    Delivery::Terminate {
+                        msn,
+                        layer: t.layer,
+                        etype: t.etype,
+                        code: t.code,
+                        len: data.len() as u64,
+                        seq,
+                    }
+                }
+            };
+            SentMessage { delivery, data }
+        }
+    }
+}
+
+/// Where a message fault sits and what it needs from the configuration.
+#[derive(Clone, Copy, Debug)]
+struct FaultSpot {
+    fault: Fault,
+    /// An STag the fault refers to (its region is changed in the configuration).
+    stag: u32,
+    /// The Send's (QN, MSN), for buffer faults.
+    msn: u32,
+}
+
+impl FaultSpot {
+    /// Changes the message's DDP segments as the fault needs; returns the index of the segment
+    /// that must fail.
+    fn apply_to_segments(&self, segs: &mut [DdpSegment], bases: &[(u32, u64)]) -> usize {
+        let base_of = |stag: u32| bases.iter().find(|(s, _)| *s == stag).map_or(0, |(_, b)| *b);
+        let last = segs.len() - 1;
+        match self.fault {
+            Fault::BoundsLow => {
+                if let DdpSegment::Tagged { header, .. } = &mut segs[0] {
+                    header.to = base_of(header.stag).wrapping_sub(1);
+                }
+                0
+            }
+            Fault::ToWrap => {
+                if let DdpSegment::Tagged { header, payload } = &mut segs[0] {
+                    header.to = 0u64.wrapping_sub(payload.len() as u64 - 1);
+                }
+                0
+            }
+            Fault::BadMo => {
+                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
+                    header.mo = 1 << 30;
+                }
+                0
+            }
+            Fault::BadQn => {
+                for s in segs.iter_mut() {
+                    if let DdpSegment::Untagged { header, .. } = s {
+                        header.qn = 3;
+                    }
+                }
+                0
+            }
+            Fault::MsnRange => {
+                for s in segs.iter_mut() {
+                    if let DdpSegment::Untagged { header, .. } = s {
+                        header.msn = header.msn.wrapping_add(1 << 31);
+                    }
+                }
+                0
+            }
+            Fault::DdpVersion => {
+                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
+                    header.control = DdpControl { version: 2, ..header.control };
+                }
+                0
+            }
+            Fault::RdmapVersion => {
+                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
+                    header.rdmap = RdmapControl { version: 2, ..header.rdmap };
+                }
+                0
+            }
+            Fault::ReservedOpcode => {
+                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
+                    header.rdmap = RdmapControl { opcode: Opcode::Reserved(9), ..header.rdmap };
+                }
+                0
+            }
+            Fault::TooLong | Fault::CannotInvalidate | Fault::UlpduTooLong | Fault::ShortUlpdu => {
+                last
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Replaces the message just pushed with the one the fault needs; returns where it sits.
+fn inject_message_fault(
+    b: &mut Builder<'_>,
+    messages: &mut Vec<Message>,
+    fault: Fault,
+    top: usize,
+) -> FaultSpot {
+    let mut spot = FaultSpot { fault, stag: 0, msn: 0 };
+    let tagged_to = |b: &mut Builder<'_>, r: usize, len: usize| {
+        let off = b.allocate(r, len);
+        (b.regions[r].cfg.stag, off)
+    };
+    let m = match fault {
+        Fault::UnknownStag => {
+            let stag = b.fresh_stag();
+            let data = b.payload(100);
+            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to: 0, data }
+        }
+        Fault::InvalidStag | Fault::OtherPd | Fault::NoWriteRight | Fault::BoundsLow => {
+            let r = b.new_region(false);
+            b.regions[r].retired = true;
+            let (stag, to) = tagged_to(b, r, 100);
+            spot.stag = stag;
+            let data = b.payload(100);
+            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
+        }
+        Fault::BoundsHigh => {
+            // A region exactly as long as the write, minus one octet (set in the config).
+            let r = b.new_region(false);
+            b.regions[r].retired = true;
+            let (stag, to) = tagged_to(b, r, 100);
+            spot.stag = stag;
+            let data = b.payload(100);
+            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
+        }
+        Fault::ToWrap => {
+            let stag = b.regions[top].cfg.stag;
+            let data = b.payload(100);
+            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to: 0, data }
+        }
+        Fault::WriteAfterInvalidate => {
+            // Send with Invalidate of a region, then a Write to a fresh range of it.
+            let r = b.new_region(false);
+            let stag = b.regions[r].cfg.stag;
+            b.send_msn = b.send_msn.wrapping_add(1);
+            let msn = b.send_msn;
+            b.post(QN_SEND, msn, 20);
+            let data = b.payload(20);
+            messages.push(Message::Send {
+                opcode: Opcode::SendWithInvalidate,
+                qn: QN_SEND,
+                msn,
+                inv: stag,
+                data,
+            });
+            b.regions[r].retired = true;
+            let (_, to) = tagged_to(b, r, 100);
+            let data = b.payload(100);
+            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
+        }
+        Fault::CannotInvalidate => {
+            b.send_msn = b.send_msn.wrapping_add(1);
+            let msn = b.send_msn;
+            b.post(QN_SEND, msn, 20);
+            let inv = b.fresh_stag();
+            let data = b.payload(20);
+            Message::Send { opcode: Opcode::SendWithInvalidate, qn: QN_SEND, msn, inv, data }
+        }
+        Fault::MsnRange
+        | Fault::NoBuffer
+        | Fault::BadMo
+        | Fault::TooLong
+        | Fault::BadQn
+        | Fault::DdpVersion
+        | Fault::RdmapVersion
+        | Fault::ReservedOpcode => {
+            b.send_msn = b.send_msn.wrapping_add(1);
+            let msn = b.send_msn;
+            spot.msn = msn;
+            let len = if fault == Fault::TooLong { 3000 } else { 100 };
+            b.post(QN_SEND, msn, len);
+            let data = b.payload(len);
+            Message::Send { opcode: Opcode::Send, qn: QN_SEND, msn, inv: 0, data }
+        }
+        Fault::ShortUlpdu | Fault::UlpduTooLong => {
+            let r = b.active_region();
+            let (stag, to) = tagged_to(b, r, 100);
+            let data = b.payload(100);
+            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
+        }
+        // Wire faults: the message is an ordinary one.
+        Fault::Crc | Fault::Marker | Fault::Length | Fault::Truncated => return spot,
+    };
+    messages.push(m);
+    spot
+}
+
+/// The configuration side of a fault.
+fn apply_config_fault(
+    fault: Fault,
+    regions: &mut [RegionConfig],
+    posted: &mut Vec<PostedConfig>,
+    spot: Option<FaultSpot>,
+) {
+    let Some(spot) = spot else { return };
+    let region = regions.iter_mut().find(|r| r.stag == spot.stag);
+    match (fault, region) {
+        (Fault::InvalidStag, Some(r)) => r.valid = false,
+        (Fault::OtherPd, Some(r)) => r.pd = r.pd.wrapping_add(1),
+        (Fault::NoWriteRight, Some(r)) => r.write = false,
+        (Fault::BoundsHigh, Some(r)) => r.len -= 17, // the write's last octet is outside
+        (Fault::NoBuffer, _) => posted.retain(|p| !(p.qn == QN_SEND && p.msn == spot.msn)),
+        (Fault::TooLong, _) => {
+            for p in posted.iter_mut().filter(|p| p.qn == QN_SEND && p.msn == spot.msn) {
+                p.len = 2999;
+            }
+        }
+        _ => {}
+    }
+}
