@@ -5,6 +5,7 @@
 #   make synth      Yosys + nextpnr for every exported top, width and target; build/fpga/report.md
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
+#   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash
@@ -19,7 +20,7 @@ SYNTH_TOPS := mpa_crc32c mpa_tx mpa_rx
 ICE40_WIDTHS := 4 8 16
 BOARDS := ulx3s
 
-.PHONY: all build export report test timing bitstream deps apt-deps venv synth bench clean
+.PHONY: all build export report test timing bitstream deps apt-deps venv synth bench rx-campaign clean
 
 all: report
 
@@ -43,6 +44,7 @@ apt-deps:
 	command -v g++ >/dev/null || missing="$$missing g++"; \
 	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
 	command -v icepack >/dev/null || missing="$$missing fpga-icestorm fpga-icestorm-chipdb"; \
+	command -v tshark >/dev/null || missing="$$missing tshark"; \
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
@@ -100,6 +102,12 @@ bench: build
 	$(CARGO) run --release -q -p sim --example crc_speed 2>&1 | tee $(BUILD)/bench/sim_speed.txt
 	$(CARGO) run --release -q -p sim --example rx_rate 2>&1 | tee $(BUILD)/bench/rx_rate.txt
 	$(CARGO) run --release -q -p sim --example board_rate 2>&1 | tee $(BUILD)/bench/board_rate.txt
+	$(CARGO) run --release -q -p sim --example rx_place_rate 2>&1 | tee $(BUILD)/bench/rx_place.txt
+
+# The golden receiver's invariant over 100 times the connections make test runs (about
+# 3.5 million segments per scenario; a few minutes).
+rx-campaign:
+	RNIC_RX_CAMPAIGN=100 $(CARGO) test --release -p testbench --test receiver_invariant
 
 clean:
 	rm -rf $(BUILD)
