@@ -1,20 +1,10 @@
 //! The `rnic` golden subcommands, run as a user runs them: standard input, output, error and exit
 //! status.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn rnic(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rnic"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rnic runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
+use common::rnic;
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()

@@ -1,25 +1,9 @@
 //! The `rnic` hardware subcommands (`export`, `sim crc`, `vectors --hardware`), run as a user
 //! runs them: standard input, output, error and exit status.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn rnic(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rnic"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rnic runs");
-    // A command that rejects its arguments exits without reading: ignore a broken pipe.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8(b.to_vec()).unwrap()
-}
+use common::{rnic, text};
 
 /// The 48 octets RFC 5044 Figure 5's CRC covers, in hex.
 fn figure5_covered() -> String {

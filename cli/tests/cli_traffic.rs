@@ -1,31 +1,16 @@
 //! `rnic traffic` and `rnic place`, run as a user (or a hardware test) runs them: files,
 //! standard input and output, exit status.
 
-use serde_json::Value;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn rnic(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rnic"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rnic runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
+use common::{rnic, text};
+use serde_json::Value;
+use std::path::PathBuf;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/test-cli");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8(b.to_vec()).unwrap()
 }
 
 /// `rnic traffic` with `extra` arguments: (segments, config path).

@@ -1,7 +1,7 @@
 //! What the receiver reports: a verdict per segment, deliveries in TCP order, at most one error,
 //! and counters. All of it serializes to the JSON Lines `rnic place` writes.
 
-use crate::ddp::TerminateCode;
+use crate::ddp::{ReadRequestHeader, TerminateCode};
 use serde::Serialize;
 use std::fmt;
 
@@ -94,6 +94,21 @@ pub enum Delivery {
         /// See the type's documentation.
         seq: u32,
     },
+}
+
+impl Delivery {
+    /// The delivery of RDMA Read Request `msn` with header `r`.
+    pub fn read_request(msn: u32, r: &ReadRequestHeader, seq: u32) -> Self {
+        Delivery::ReadRequest {
+            msn,
+            sink_stag: r.sink_stag,
+            sink_to: r.sink_to,
+            size: r.size,
+            source_stag: r.source_stag,
+            source_to: r.source_to,
+            seq,
+        }
+    }
 }
 
 /// The first error on the connection (RFC 5044 section 8 for MPA; RFC 5041 / 5040 codes for

@@ -64,15 +64,7 @@ impl MessageTracker {
                 match op {
                     Opcode::RdmaReadRequest => {
                         let r = ReadRequestHeader::decode(payload).unwrap_or_default();
-                        Some(Delivery::ReadRequest {
-                            msn: header.msn,
-                            sink_stag: r.sink_stag,
-                            sink_to: r.sink_to,
-                            size: r.size,
-                            source_stag: r.source_stag,
-                            source_to: r.source_to,
-                            seq,
-                        })
+                        Some(Delivery::read_request(header.msn, &r, seq))
                     }
                     Opcode::Terminate => {
                         let (layer, etype, code) = match TerminateControl::decode(payload) {

@@ -453,15 +453,22 @@ impl Builder<'_> {
     }
 }
 
-/// DDP segments of one message: payload chunks of at most `room` octets (an empty message is one
-/// empty segment).
+/// A message's payload cut into DDP segment payloads of at most `room` octets (an empty message
+/// is one empty segment).
+fn payload_chunks(data: &[u8], room: usize) -> Vec<&[u8]> {
+    if data.is_empty() {
+        vec![data]
+    } else {
+        data.chunks(room).collect()
+    }
+}
+
+/// DDP segments of one message (see [`payload_chunks`]).
 fn ddp_segments(m: &Message, mulpdu: usize, version: ProtocolVersion) -> Vec<DdpSegment> {
     match m {
         Message::Single(s) => vec![s.clone()],
         Message::Tagged { opcode, stag, to, data } => {
-            let room = mulpdu - TAGGED_HEADER_LEN;
-            let chunks: Vec<&[u8]> =
-                if data.is_empty() { vec![&data[..]] } else { data.chunks(room).collect() };
+            let chunks = payload_chunks(data, mulpdu - TAGGED_HEADER_LEN);
             let n = chunks.len();
             let mut at = 0u64;
             chunks
@@ -476,9 +483,7 @@ fn ddp_segments(m: &Message, mulpdu: usize, version: ProtocolVersion) -> Vec<Ddp
                 .collect()
         }
         Message::Send { opcode, qn, msn, inv, data } => {
-            let room = mulpdu - UNTAGGED_HEADER_LEN;
-            let chunks: Vec<&[u8]> =
-                if data.is_empty() { vec![&data[..]] } else { data.chunks(room).collect() };
+            let chunks = payload_chunks(data, mulpdu - UNTAGGED_HEADER_LEN);
             let n = chunks.len();
             let mut mo = 0u32;
             chunks
@@ -745,15 +750,7 @@ fn sent_message(m: &Message, seq: u32) -> SentMessage {
                 DdpSegment::Tagged { .. } => 0,
             };
             let delivery = match segment.read_request_header() {
-                Some(r) => Delivery::ReadRequest {
-                    msn,
-                    sink_stag: r.sink_stag,
-                    sink_to: r.sink_to,
-                    size: r.size,
-                    source_stag: r.source_stag,
-                    source_to: r.source_to,
-                    seq,
-                },
+                Some(r) => Delivery::read_request(msn, &r, seq),
                 None => {
                     let t = segment.terminate_control().map(|t| t.code).unwrap_or(TerminateCode {
                         layer: 0,

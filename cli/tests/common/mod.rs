@@ -1,0 +1,24 @@
+//! Running the `rnic` binary from the CLI tests (each test file uses a part of this).
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `rnic args` with `stdin` on its standard input.
+pub fn rnic(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rnic"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rnic runs");
+    // A command that rejects its arguments exits without reading: ignore a broken pipe.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// Output octets as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
