@@ -3,7 +3,8 @@
 //! the TCP side of a run (offering segments to a receiver, offering refused ones again).
 //!
 //! - [`sender`]: RDMAP messages -> DDP segments -> FPDUs -> FPDU-aligned TCP segments, the
-//!   receiver configuration, faults.
+//!   receiver configuration.
+//! - [`faults`]: the faults a stream can carry and the error each must cause.
 //! - [`network`]: re-segmentation, loss and retransmission, duplication, overlap, reordering.
 //! - [`scenario`]: the named scenarios `rnic traffic` offers.
 //! - [`pcap`]: the connection as Ethernet/IPv4/TCP packets.
@@ -13,13 +14,14 @@
 //! of the first octet and `HEX` the payload (`-` for none), optionally followed by `fin` when the
 //! connection closes after the segment. Blank lines and lines starting with `#` are ignored.
 
+pub mod faults;
 pub mod network;
 pub mod pcap;
 pub mod scenario;
 pub mod sender;
 
+pub use faults::Fault;
 pub use scenario::{generate, Scenario, TcpSegment, Traffic, TrafficOptions};
-pub use sender::Fault;
 
 use golden::hex;
 use golden::receiver::{Event, Receiver, ReceiverConfig, Verdict};

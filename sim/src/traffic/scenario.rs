@@ -13,10 +13,11 @@
 //! | `faults` | one fault ([`Fault`], chosen by the seed among those the settings allow, or given), moved up to 4 places, 5 % duplicated |
 //! | `mixed` | re-cut (1/2 of the runs), losses, duplicates, overlaps and reordering together |
 
+use super::faults::Fault;
 use super::network::{
     duplicate, lose_and_retransmit, overlapping_retransmissions, reorder, resegment,
 };
-use super::sender::{build_stream, ExpectedError, Fault, SenderParams, SentStream, StreamSegment};
+use super::sender::{build_stream, ExpectedError, SenderParams, SentStream, StreamSegment};
 use golden::ddp::TerminateCode;
 use golden::receiver::ReceiverConfig;
 use rand::seq::SliceRandom;

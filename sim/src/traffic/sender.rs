@@ -9,14 +9,15 @@
 //! region that no later message writes. One region sits at the top of the 64-bit TO space, so
 //! that writes ending exactly at 2^64 occur.
 //!
-//! Faults ([`Fault`]) change one message (or one FPDU on the wire) in the middle of the stream;
+//! Faults ([`super::faults::Fault`]) change one message (or one FPDU on the wire) in the middle of the stream;
 //! [`SentStream::expected_error`] says which error, at which FPDU, in-order processing must
 //! report.
 
+use super::faults::{apply_config_fault, apply_wire_fault, inject_message_fault, Fault, FaultSpot};
 use golden::ddp::{
-    DdpControl, DdpSegment, Opcode, ProtocolVersion, RdmapControl, ReadRequestHeader, TaggedHeader,
-    TerminateCode, TerminateControl, UntaggedHeader, QN_READ_REQUEST, QN_SEND, QN_TERMINATE,
-    TAGGED_HEADER_LEN, UNTAGGED_HEADER_LEN,
+    DdpSegment, Opcode, ProtocolVersion, ReadRequestHeader, TaggedHeader, TerminateCode,
+    TerminateControl, UntaggedHeader, QN_READ_REQUEST, QN_SEND, QN_TERMINATE, TAGGED_HEADER_LEN,
+    UNTAGGED_HEADER_LEN,
 };
 use golden::fpdu::{Framer, FramingConfig};
 use golden::mulpdu::mulpdu;
@@ -41,157 +42,6 @@ impl StreamSegment {
     /// One past the last octet.
     pub fn end(&self) -> u64 {
         self.offset + self.payload.len() as u64
-    }
-}
-
-/// A fault put into the stream; each names the error it must cause.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// An RDMA Write to an STag that is not registered: DDP 1/1/0.
-    UnknownStag,
-    /// An RDMA Write to a region registered invalid: DDP 1/1/0.
-    InvalidStag,
-    /// An RDMA Write to a region of another protection domain: DDP 1/1/2.
-    OtherPd,
-    /// An RDMA Write to a region without remote write: DDP 1/1/0.
-    NoWriteRight,
-    /// An RDMA Write ending one octet past its region: DDP 1/1/1.
-    BoundsHigh,
-    /// An RDMA Write starting one octet before its region: DDP 1/1/1.
-    BoundsLow,
-    /// An RDMA Write whose last octet is beyond 2^64 - 1: DDP 1/1/3.
-    ToWrap,
-    /// A Send whose MSN is beyond the window: DDP 1/2/3.
-    MsnRange,
-    /// A Send for which no buffer is posted: DDP 1/2/2.
-    NoBuffer,
-    /// A Send segment whose MO is beyond its buffer: DDP 1/2/4.
-    BadMo,
-    /// A Send longer than its buffer: DDP 1/2/5 at the segment that overflows.
-    TooLong,
-    /// A Send on queue 3: DDP 1/2/1.
-    BadQn,
-    /// DDP version 2 on a Send: DDP 1/2/6.
-    DdpVersion,
-    /// RDMAP version 2: RDMAP 0/2/5.
-    RdmapVersion,
-    /// Reserved opcode 9: RDMAP 0/2/6.
-    ReservedOpcode,
-    /// A tagged ULPDU one octet shorter than its 14-octet header: DDP 1/0/0.
-    ShortUlpdu,
-    /// A Send with Invalidate of a region, then an RDMA Write to it: DDP 1/1/0 at the Write.
-    WriteAfterInvalidate,
-    /// A Send with Invalidate naming an STag that is not registered: RDMAP 0/2/9.
-    CannotInvalidate,
-    /// One bit flipped inside an FPDU (CRC on): MPA 2/0/2.
-    Crc,
-    /// A Marker whose FPDUPTR is wrong while the FPDU's CRC covers it (Markers on): MPA 2/0/3.
-    Marker,
-    /// A ULPDU_Length above the receiver's limit: MPA 2/0/2.
-    UlpduTooLong,
-    /// One bit of an FPDU's ULPDU_Length flipped (CRC on): the FPDU ends elsewhere and its CRC
-    /// cannot match, MPA 2/0/2.
-    Length,
-    /// The connection closes inside the last FPDU: MPA 2/0/1.
-    Truncated,
-}
-
-impl Fault {
-    /// Every fault, in a fixed order.
-    pub const ALL: [Fault; 23] = [
-        Fault::UnknownStag,
-        Fault::InvalidStag,
-        Fault::OtherPd,
-        Fault::NoWriteRight,
-        Fault::BoundsHigh,
-        Fault::BoundsLow,
-        Fault::ToWrap,
-        Fault::MsnRange,
-        Fault::NoBuffer,
-        Fault::BadMo,
-        Fault::TooLong,
-        Fault::BadQn,
-        Fault::DdpVersion,
-        Fault::RdmapVersion,
-        Fault::ReservedOpcode,
-        Fault::ShortUlpdu,
-        Fault::WriteAfterInvalidate,
-        Fault::CannotInvalidate,
-        Fault::Crc,
-        Fault::Marker,
-        Fault::UlpduTooLong,
-        Fault::Length,
-        Fault::Truncated,
-    ];
-
-    /// The name the command line uses (`bad-stag`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            Fault::UnknownStag => "unknown-stag",
-            Fault::InvalidStag => "invalid-stag",
-            Fault::OtherPd => "pd",
-            Fault::NoWriteRight => "no-write-right",
-            Fault::BoundsHigh => "bounds-high",
-            Fault::BoundsLow => "bounds-low",
-            Fault::ToWrap => "to-wrap",
-            Fault::MsnRange => "msn-range",
-            Fault::NoBuffer => "no-buffer",
-            Fault::BadMo => "mo",
-            Fault::TooLong => "too-long",
-            Fault::BadQn => "qn",
-            Fault::DdpVersion => "ddp-version",
-            Fault::RdmapVersion => "rdmap-version",
-            Fault::ReservedOpcode => "opcode",
-            Fault::ShortUlpdu => "short-ulpdu",
-            Fault::WriteAfterInvalidate => "write-after-invalidate",
-            Fault::CannotInvalidate => "cannot-invalidate",
-            Fault::Crc => "crc",
-            Fault::Marker => "marker",
-            Fault::UlpduTooLong => "ulpdu-too-long",
-            Fault::Length => "length",
-            Fault::Truncated => "truncated",
-        }
-    }
-
-    /// The fault called `name`.
-    pub fn by_name(name: &str) -> Option<Fault> {
-        Fault::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    /// The Terminate code in-order processing reports.
-    pub fn code(self) -> TerminateCode {
-        match self {
-            Fault::UnknownStag
-            | Fault::InvalidStag
-            | Fault::NoWriteRight
-            | Fault::WriteAfterInvalidate => TerminateCode::DDP_TAGGED_INVALID_STAG,
-            Fault::OtherPd => TerminateCode::DDP_TAGGED_STAG_NOT_ASSOCIATED,
-            Fault::BoundsHigh | Fault::BoundsLow => TerminateCode::DDP_TAGGED_BASE_BOUNDS,
-            Fault::ToWrap => TerminateCode::DDP_TAGGED_TO_WRAP,
-            Fault::MsnRange => TerminateCode::DDP_UNTAGGED_MSN_RANGE,
-            Fault::NoBuffer => TerminateCode::DDP_UNTAGGED_NO_BUFFER,
-            Fault::BadMo => TerminateCode::DDP_UNTAGGED_INVALID_MO,
-            Fault::TooLong => TerminateCode::DDP_UNTAGGED_TOO_LONG,
-            Fault::BadQn => TerminateCode::DDP_UNTAGGED_INVALID_QN,
-            Fault::DdpVersion => TerminateCode::DDP_UNTAGGED_INVALID_VERSION,
-            Fault::RdmapVersion => TerminateCode::RDMAP_INVALID_VERSION,
-            Fault::ReservedOpcode => TerminateCode::RDMAP_UNEXPECTED_OPCODE,
-            Fault::ShortUlpdu => TerminateCode::DDP_CATASTROPHIC,
-            Fault::CannotInvalidate => TerminateCode::RDMAP_CANNOT_INVALIDATE,
-            Fault::Crc | Fault::UlpduTooLong | Fault::Length => TerminateCode::MPA_CRC,
-            Fault::Marker => TerminateCode::MPA_MARKER,
-            Fault::Truncated => TerminateCode::MPA_CONNECTION_LOST,
-        }
-    }
-
-    /// Whether the fault can be built with these settings (a flipped bit needs the CRC to be
-    /// seen; a bad Marker needs Markers).
-    pub fn applies(self, markers: bool, crc: bool) -> bool {
-        match self {
-            Fault::Crc | Fault::Length => crc,
-            Fault::Marker => markers,
-            _ => true,
-        }
     }
 }
 
@@ -294,32 +144,32 @@ pub struct SentStream {
 }
 
 /// A message before DDP segmentation.
-enum Message {
+pub(super) enum Message {
     Tagged { opcode: Opcode, stag: u32, to: u64, data: Vec<u8> },
     Send { opcode: Opcode, qn: u32, msn: u32, inv: u32, data: Vec<u8> },
     Single(DdpSegment),
 }
 
 /// A region being filled: bump allocation of fresh ranges.
-struct RegionPlan {
-    cfg: RegionConfig,
-    next: u64,
-    retired: bool,
+pub(super) struct RegionPlan {
+    pub(super) cfg: RegionConfig,
+    pub(super) next: u64,
+    pub(super) retired: bool,
 }
 
-struct Builder<'a> {
-    p: &'a SenderParams,
-    rng: &'a mut ChaCha8Rng,
-    version: ProtocolVersion,
-    regions: Vec<RegionPlan>,
-    posted: Vec<PostedConfig>,
-    send_msn: u32,
-    rr_msn: u32,
-    used_stags: Vec<u32>,
+pub(super) struct Builder<'a> {
+    pub(super) p: &'a SenderParams,
+    pub(super) rng: &'a mut ChaCha8Rng,
+    pub(super) version: ProtocolVersion,
+    pub(super) regions: Vec<RegionPlan>,
+    pub(super) posted: Vec<PostedConfig>,
+    pub(super) send_msn: u32,
+    pub(super) rr_msn: u32,
+    pub(super) used_stags: Vec<u32>,
 }
 
 impl Builder<'_> {
-    fn fresh_stag(&mut self) -> u32 {
+    pub(super) fn fresh_stag(&mut self) -> u32 {
         loop {
             let s: u32 = self.rng.gen_range(1..u32::MAX);
             if !self.used_stags.contains(&s) {
@@ -329,7 +179,7 @@ impl Builder<'_> {
         }
     }
 
-    fn new_region(&mut self, top: bool) -> usize {
+    pub(super) fn new_region(&mut self, top: bool) -> usize {
         let stag = self.fresh_stag();
         // The top region's base is fixed when its length is known (see `finish_regions`).
         let base = if top { 0 } else { self.rng.gen_range(1..1u64 << 35) << 12 };
@@ -349,7 +199,7 @@ impl Builder<'_> {
         self.regions.len() - 1
     }
 
-    fn active_region(&mut self) -> usize {
+    pub(super) fn active_region(&mut self) -> usize {
         // Region 0 is the top-of-TO-space region: written on purpose, never invalidated.
         let active: Vec<usize> =
             (1..self.regions.len()).filter(|&i| !self.regions[i].retired).collect();
@@ -360,14 +210,14 @@ impl Builder<'_> {
     }
 
     /// A fresh range of `len` octets in region `r`; returns its offset in the region.
-    fn allocate(&mut self, r: usize, len: usize) -> u64 {
+    pub(super) fn allocate(&mut self, r: usize, len: usize) -> u64 {
         let gap = self.rng.gen_range(0..64u64);
         let off = self.regions[r].next + gap;
         self.regions[r].next = off + len as u64;
         off
     }
 
-    fn payload(&mut self, len: usize) -> Vec<u8> {
+    pub(super) fn payload(&mut self, len: usize) -> Vec<u8> {
         let mut v = vec![0u8; len];
         self.rng.fill(&mut v[..]);
         v
@@ -383,7 +233,7 @@ impl Builder<'_> {
         }
     }
 
-    fn post(&mut self, qn: u32, msn: u32, len: usize) {
+    pub(super) fn post(&mut self, qn: u32, msn: u32, len: usize) {
         let slack = self.rng.gen_range(0..32);
         self.posted.push(PostedConfig { qn, msn, len: (len + slack) as u64 });
     }
@@ -607,58 +457,10 @@ pub fn build_stream(p: &SenderParams, rng: &mut ChaCha8Rng) -> SentStream {
         .zip(p.fault)
         .filter(|_| !wire_fault)
         .map(|(i, (f, _))| ExpectedError { code: f.code(), offset: fpdu_offsets[i] });
-    match p.fault {
-        Some((Fault::Crc, at)) => {
-            // A bit of the ULPDU or PAD (not the leading Marker or ULPDU_Length, which would
-            // move the FPDU's end and could turn the error into a truncation).
-            let start = ((fpdus.len() as f64) * at) as usize;
-            let hit = (start..fpdus.len()).chain(0..start).find(|&i| fpdus[i].0.len() >= 16);
-            if let Some(i) = hit {
-                let f = &mut fpdus[i].0;
-                let bit = b.rng.gen_range(8 * 8..(f.len() - 4) * 8);
-                f[bit / 8] ^= 1 << (bit % 8);
-                expected_error =
-                    Some(ExpectedError { code: Fault::Crc.code(), offset: fpdu_offsets[i] });
-            }
+    if let Some((fault, at)) = p.fault {
+        if let Some(e) = apply_wire_fault(fault, at, p, mulpdu, b.rng, &mut fpdus, &fpdu_offsets) {
+            expected_error = Some(e);
         }
-        Some((Fault::Length, at)) => {
-            // Bit 4 of ULPDU_Length (a change of 16 octets either way) in an FPDU followed by
-            // at least two largest FPDUs, so the FPDU it claims ends inside the stream.
-            let start = ((fpdus.len() as f64) * at) as usize;
-            let room = 2 * (mulpdu as u64 + 64);
-            let hit = (start..fpdus.len())
-                .chain(0..start)
-                .find(|&i| fpdu_offsets[i] + fpdus[i].0.len() as u64 + room <= offset);
-            if let Some(i) = hit {
-                let lead = if p.markers && fpdu_offsets[i] % 512 == 0 { 4 } else { 0 };
-                fpdus[i].0[lead + 1] ^= 0x10;
-                expected_error =
-                    Some(ExpectedError { code: Fault::Length.code(), offset: fpdu_offsets[i] });
-            }
-        }
-        Some((Fault::Marker, at)) => {
-            // A Marker inside an FPDU (FPDUPTR > 0), off by 4, with the CRC recomputed.
-            let start = ((fpdus.len() as f64) * at) as usize;
-            let hit = (start..fpdus.len()).chain(0..start).find_map(|i| {
-                let pos = fpdu_offsets[i];
-                let len = fpdus[i].0.len() as u64;
-                let m = (pos + 1).div_ceil(512) * 512;
-                (m + 4 <= pos + len - 4).then_some((i, (m - pos) as usize))
-            });
-            if let Some((i, at)) = hit {
-                let f = &mut fpdus[i].0;
-                let ptr = u16::from_be_bytes([f[at + 2], f[at + 3]]).wrapping_add(4);
-                f[at + 2..at + 4].copy_from_slice(&ptr.to_be_bytes());
-                let n = f.len();
-                if p.crc {
-                    let crc = golden::crc::crc32c(&f[..n - 4]).to_le_bytes();
-                    f[n - 4..].copy_from_slice(&crc);
-                }
-                expected_error =
-                    Some(ExpectedError { code: Fault::Marker.code(), offset: fpdu_offsets[i] });
-            }
-        }
-        _ => {}
     }
     let mut wire = Vec::with_capacity(offset as usize);
     for (f, _) in &fpdus {
@@ -769,203 +571,5 @@ fn sent_message(m: &Message, seq: u32) -> SentMessage {
             };
             SentMessage { delivery, data }
         }
-    }
-}
-
-/// Where a message fault sits and what it needs from the configuration.
-#[derive(Clone, Copy, Debug)]
-struct FaultSpot {
-    fault: Fault,
-    /// An STag the fault refers to (its region is changed in the configuration).
-    stag: u32,
-    /// The Send's (QN, MSN), for buffer faults.
-    msn: u32,
-}
-
-impl FaultSpot {
-    /// Changes the message's DDP segments as the fault needs; returns the index of the segment
-    /// that must fail.
-    fn apply_to_segments(&self, segs: &mut [DdpSegment], bases: &[(u32, u64)]) -> usize {
-        let base_of = |stag: u32| bases.iter().find(|(s, _)| *s == stag).map_or(0, |(_, b)| *b);
-        let last = segs.len() - 1;
-        match self.fault {
-            Fault::BoundsLow => {
-                if let DdpSegment::Tagged { header, .. } = &mut segs[0] {
-                    header.to = base_of(header.stag).wrapping_sub(1);
-                }
-                0
-            }
-            Fault::ToWrap => {
-                if let DdpSegment::Tagged { header, payload } = &mut segs[0] {
-                    header.to = 0u64.wrapping_sub(payload.len() as u64 - 1);
-                }
-                0
-            }
-            Fault::BadMo => {
-                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
-                    header.mo = 1 << 30;
-                }
-                0
-            }
-            Fault::BadQn => {
-                for s in segs.iter_mut() {
-                    if let DdpSegment::Untagged { header, .. } = s {
-                        header.qn = 3;
-                    }
-                }
-                0
-            }
-            Fault::MsnRange => {
-                for s in segs.iter_mut() {
-                    if let DdpSegment::Untagged { header, .. } = s {
-                        header.msn = header.msn.wrapping_add(1 << 31);
-                    }
-                }
-                0
-            }
-            Fault::DdpVersion => {
-                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
-                    header.control = DdpControl { version: 2, ..header.control };
-                }
-                0
-            }
-            Fault::RdmapVersion => {
-                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
-                    header.rdmap = RdmapControl { version: 2, ..header.rdmap };
-                }
-                0
-            }
-            Fault::ReservedOpcode => {
-                if let DdpSegment::Untagged { header, .. } = &mut segs[0] {
-                    header.rdmap = RdmapControl { opcode: Opcode::Reserved(9), ..header.rdmap };
-                }
-                0
-            }
-            Fault::TooLong | Fault::CannotInvalidate | Fault::UlpduTooLong | Fault::ShortUlpdu => {
-                last
-            }
-            _ => 0,
-        }
-    }
-}
-
-/// Replaces the message just pushed with the one the fault needs; returns where it sits.
-fn inject_message_fault(
-    b: &mut Builder<'_>,
-    messages: &mut Vec<Message>,
-    fault: Fault,
-    top: usize,
-) -> FaultSpot {
-    let mut spot = FaultSpot { fault, stag: 0, msn: 0 };
-    let tagged_to = |b: &mut Builder<'_>, r: usize, len: usize| {
-        let off = b.allocate(r, len);
-        (b.regions[r].cfg.stag, off)
-    };
-    let m = match fault {
-        Fault::UnknownStag => {
-            let stag = b.fresh_stag();
-            let data = b.payload(100);
-            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to: 0, data }
-        }
-        Fault::InvalidStag | Fault::OtherPd | Fault::NoWriteRight | Fault::BoundsLow => {
-            let r = b.new_region(false);
-            b.regions[r].retired = true;
-            let (stag, to) = tagged_to(b, r, 100);
-            spot.stag = stag;
-            let data = b.payload(100);
-            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
-        }
-        Fault::BoundsHigh => {
-            // A region exactly as long as the write, minus one octet (set in the config).
-            let r = b.new_region(false);
-            b.regions[r].retired = true;
-            let (stag, to) = tagged_to(b, r, 100);
-            spot.stag = stag;
-            let data = b.payload(100);
-            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
-        }
-        Fault::ToWrap => {
-            let stag = b.regions[top].cfg.stag;
-            let data = b.payload(100);
-            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to: 0, data }
-        }
-        Fault::WriteAfterInvalidate => {
-            // Send with Invalidate of a region, then a Write to a fresh range of it.
-            let r = b.new_region(false);
-            let stag = b.regions[r].cfg.stag;
-            b.send_msn = b.send_msn.wrapping_add(1);
-            let msn = b.send_msn;
-            b.post(QN_SEND, msn, 20);
-            let data = b.payload(20);
-            messages.push(Message::Send {
-                opcode: Opcode::SendWithInvalidate,
-                qn: QN_SEND,
-                msn,
-                inv: stag,
-                data,
-            });
-            b.regions[r].retired = true;
-            let (_, to) = tagged_to(b, r, 100);
-            let data = b.payload(100);
-            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
-        }
-        Fault::CannotInvalidate => {
-            b.send_msn = b.send_msn.wrapping_add(1);
-            let msn = b.send_msn;
-            b.post(QN_SEND, msn, 20);
-            let inv = b.fresh_stag();
-            let data = b.payload(20);
-            Message::Send { opcode: Opcode::SendWithInvalidate, qn: QN_SEND, msn, inv, data }
-        }
-        Fault::MsnRange
-        | Fault::NoBuffer
-        | Fault::BadMo
-        | Fault::TooLong
-        | Fault::BadQn
-        | Fault::DdpVersion
-        | Fault::RdmapVersion
-        | Fault::ReservedOpcode => {
-            b.send_msn = b.send_msn.wrapping_add(1);
-            let msn = b.send_msn;
-            spot.msn = msn;
-            let len = if fault == Fault::TooLong { 3000 } else { 100 };
-            b.post(QN_SEND, msn, len);
-            let data = b.payload(len);
-            Message::Send { opcode: Opcode::Send, qn: QN_SEND, msn, inv: 0, data }
-        }
-        Fault::ShortUlpdu | Fault::UlpduTooLong => {
-            let r = b.active_region();
-            let (stag, to) = tagged_to(b, r, 100);
-            let data = b.payload(100);
-            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
-        }
-        // Wire faults: the message is an ordinary one.
-        Fault::Crc | Fault::Marker | Fault::Length | Fault::Truncated => return spot,
-    };
-    messages.push(m);
-    spot
-}
-
-/// The configuration side of a fault.
-fn apply_config_fault(
-    fault: Fault,
-    regions: &mut [RegionConfig],
-    posted: &mut Vec<PostedConfig>,
-    spot: Option<FaultSpot>,
-) {
-    let Some(spot) = spot else { return };
-    let region = regions.iter_mut().find(|r| r.stag == spot.stag);
-    match (fault, region) {
-        (Fault::InvalidStag, Some(r)) => r.valid = false,
-        (Fault::OtherPd, Some(r)) => r.pd = r.pd.wrapping_add(1),
-        (Fault::NoWriteRight, Some(r)) => r.write = false,
-        (Fault::BoundsHigh, Some(r)) => r.len -= 17, // the write's last octet is outside
-        (Fault::NoBuffer, _) => posted.retain(|p| !(p.qn == QN_SEND && p.msn == spot.msn)),
-        (Fault::TooLong, _) => {
-            for p in posted.iter_mut().filter(|p| p.qn == QN_SEND && p.msn == spot.msn) {
-                p.len = 2999;
-            }
-        }
-        _ => {}
     }
 }
