@@ -254,16 +254,13 @@ pub(super) fn inject_message_fault(
             let data = b.payload(100);
             Message::Tagged { opcode: Opcode::RdmaWrite, stag, to: 0, data }
         }
-        Fault::InvalidStag | Fault::OtherPd | Fault::NoWriteRight | Fault::BoundsLow => {
-            let r = b.new_region(false);
-            b.regions[r].retired = true;
-            let (stag, to) = tagged_to(b, r, 100);
-            spot.stag = stag;
-            let data = b.payload(100);
-            Message::Tagged { opcode: Opcode::RdmaWrite, stag, to, data }
-        }
-        Fault::BoundsHigh => {
-            // A region exactly as long as the write, minus one octet (set in the config).
+        // A region of its own for the Write, changed in the configuration (invalid, another PD,
+        // read-only, one octet short: `apply_config_fault`) or written one octet before it.
+        Fault::InvalidStag
+        | Fault::OtherPd
+        | Fault::NoWriteRight
+        | Fault::BoundsLow
+        | Fault::BoundsHigh => {
             let r = b.new_region(false);
             b.regions[r].retired = true;
             let (stag, to) = tagged_to(b, r, 100);
