@@ -45,6 +45,7 @@ apt-deps:
 	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
 	command -v icepack >/dev/null || missing="$$missing fpga-icestorm fpga-icestorm-chipdb"; \
 	command -v tshark >/dev/null || missing="$$missing tshark"; \
+	command -v iverilog >/dev/null || missing="$$missing iverilog"; \
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
@@ -103,6 +104,7 @@ bench: build
 	$(CARGO) run --release -q -p sim --example rx_rate 2>&1 | tee $(BUILD)/bench/rx_rate.txt
 	$(CARGO) run --release -q -p sim --example board_rate 2>&1 | tee $(BUILD)/bench/board_rate.txt
 	$(CARGO) run --release -q -p sim --example rx_place_rate 2>&1 | tee $(BUILD)/bench/rx_place.txt
+	$(CARGO) run --release -q -p sim --example icarus_speed 2>&1 | tee $(BUILD)/bench/icarus.txt
 
 # The golden receiver's invariant over 100 times the connections make test runs (about
 # 3.5 million segments per scenario; a few minutes).

@@ -10,9 +10,12 @@
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
 //! - [`rx`]: the receive datapath (`mpa_rx`);
 //! - [`board`]: the board loopback (traffic generator, checker, pins) for ULX3S and iCE40;
-//! - [`export`]: Verilog with plain module names and AXI4-Stream port names.
+//! - [`export`]: Verilog with plain module names and AXI4-Stream port names;
+//! - [`comb_shadow`]: one write per signal per evaluation in the exported combinational blocks
+//!   (event-driven simulators).
 
 pub mod board;
+pub mod comb_shadow;
 pub mod crc;
 pub mod export;
 pub mod fifo;

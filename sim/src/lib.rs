@@ -8,6 +8,7 @@
 //! - [`stream`]: stream drivers and ready drivers with seeded idle/backpressure patterns, and the
 //!   handshake monitor that checks the rules of [`hdl::stream`] on every stream.
 //! - [`lockstep::Lockstep`]: two engines driven as one, every output compared every cycle.
+//! - [`icarus`]: a run recorded on any engine and replayed on the exported Verilog under Icarus.
 //! - [`packet`]: a packet-level harness for any block with `s_axis` and `m_axis`;
 //! - [`tx`]: the transmit blocks under simulation;
 //! - [`rx`]: the receive blocks under simulation;
@@ -21,6 +22,7 @@
 
 pub mod board;
 pub mod crc;
+pub mod icarus;
 pub mod lockstep;
 pub mod packet;
 pub mod rusthdl;
