@@ -15,6 +15,7 @@
 use crate::board::pins::{Board, Hx8kCore, Ulx3sCore};
 use crate::comb_shadow::shadow_combinational_blocks;
 use crate::crc::CrcCalc;
+use crate::place::rnic_rx::{RnicRx, POSTED_SLOT_BITS, STAG_INDEX_BITS};
 use crate::rx::mpa_rx::{buffer_bits, MpaRx};
 use crate::tx::mpa_tx::MpaTx;
 use golden::crc::{CrcDef, CRC32C, CRC32_ETHERNET, CRC32_WILLIAMS};
@@ -66,6 +67,9 @@ pub enum TopKind {
     MpaTx,
     /// The receive datapath [`MpaRx`] with a 16 KiB release buffer ([`buffer_bits`]).
     MpaRx,
+    /// The receive side of the RNIC [`RnicRx`] (`mpa_rx` with its 16 KiB buffer, 256 STags, 64
+    /// posted buffers per queue).
+    RnicRx,
     /// The loopback core of a board ([`BoardLoopback`](crate::board::loopback::BoardLoopback) in that board's configuration).
     Board(Board),
 }
@@ -86,6 +90,7 @@ impl TopSpec {
             TopKind::CrcCalc(def) => format!("{}_w{}", crc_top_stem(&def), self.width),
             TopKind::MpaTx => format!("mpa_tx_w{}", self.width),
             TopKind::MpaRx => format!("mpa_rx_w{}", self.width),
+            TopKind::RnicRx => format!("rnic_rx_w{}", self.width),
             TopKind::Board(b) => b.info().core.to_string(),
         }
     }
@@ -126,6 +131,12 @@ pub fn mpa_rx_spec(width: usize) -> Result<TopSpec, String> {
     Ok(TopSpec { kind: TopKind::MpaRx, width })
 }
 
+/// The RNIC receive side spec for a width.
+pub fn rnic_rx_spec(width: usize) -> Result<TopSpec, String> {
+    check_width(width)?;
+    Ok(TopSpec { kind: TopKind::RnicRx, width })
+}
+
 /// The loopback core of `board` (its width is the board's).
 pub fn board_spec(board: Board) -> TopSpec {
     TopSpec { kind: TopKind::Board(board), width: board.info().width }
@@ -146,6 +157,7 @@ pub fn exportable_tops(width: usize) -> Result<Vec<TopSpec>, String> {
         .collect::<Result<_, _>>()?;
     tops.push(mpa_tx_spec(width)?);
     tops.push(mpa_rx_spec(width)?);
+    tops.push(rnic_rx_spec(width)?);
     Ok(tops)
 }
 
@@ -219,6 +231,23 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
                  ULPDU_Length limit {} octets.",
                 1usize << A,
                 MpaRx::<W, B, A>::max_ulpdu()
+            );
+            export_block(&spec.name(), &mut top, &header)
+        }),
+        TopKind::RnicRx => with_width!(spec.width, |W, B| {
+            const A: usize = buffer_bits(W);
+            const SN: usize = 1 << STAG_INDEX_BITS;
+            const PN: usize = 1 << POSTED_SLOT_BITS;
+            let mut top = RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN>::new();
+            let header = format!(
+                "RNIC receive side (hdl::place::rnic_rx::RnicRx<{W}, {B}, {A}, {STAG_INDEX_BITS}, {SN}, \
+                 {POSTED_SLOT_BITS}, {PN}>), RFC 5044, 5041, 5040, {W} bytes per beat.\n\
+                 TCP payload segments in (s_axis_tuser[31:0] sequence number, [32] FIN), DDP payload\n\
+                 out through the AXI4 write master m_axi_*, records out on m_axis_evt (64 octets each),\n\
+                 registers on the AXI4-Lite slave s_axil_*. {SN} STags, {} posted buffers per queue,\n\
+                 ULPDU_Length limit {} octets.",
+                PN / 4,
+                RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN>::max_ulpdu()
             );
             export_block(&spec.name(), &mut top, &header)
         }),

@@ -15,6 +15,7 @@
 //! | `out_valid` | out | 1 | `out_data` holds the oldest entry (registered) |
 //! | `out_data` | out | N | the oldest entry (registered) |
 //! | `out_ready` | in | 1 | the consumer takes `out_data` this cycle (a transfer is `out_valid && out_ready`) |
+//! | `not_full` | out | 1 | a push this cycle has room (registered: from the entry count) |
 //! | `overflow` | out | 1 | sticky: a push found the FIFO full (a caller bug; the contents are undefined until reset) |
 //!
 //! ### Parameters
@@ -48,6 +49,8 @@ pub struct RegFifo<const N: usize> {
     pub out_data: Signal<Out, Bits<N>>,
     /// The consumer takes the entry.
     pub out_ready: Signal<In, Bit>,
+    /// A push this cycle has room.
+    pub not_full: Signal<Out, Bit>,
     /// Sticky overflow flag.
     pub overflow: Signal<Out, Bit>,
     ram: LutRam<N, 5>,
@@ -75,6 +78,7 @@ impl<const N: usize> RegFifo<N> {
             out_valid: Default::default(),
             out_data: Default::default(),
             out_ready: Default::default(),
+            not_full: Default::default(),
             overflow: Default::default(),
             ram: Default::default(),
             wr: Default::default(),
@@ -128,6 +132,7 @@ impl<const N: usize> Logic for RegFifo<N> {
         self.out_valid.next = self.oq_valid.q.val();
         self.out_data.next = self.oq_data.q.val();
         self.overflow.next = self.ov.q.val();
+        self.not_full.next = !(self.cnt.q.val() & self.c_last.val()).any();
         if self.rst.val() {
             self.wr.d.next = 0.into();
             self.rd.d.next = 0.into();

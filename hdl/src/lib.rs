@@ -9,11 +9,15 @@
 //! - [`stream_skid`]: the register slice every streaming block's output goes through;
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
 //! - [`rx`]: the receive datapath (`mpa_rx`);
+//! - [`place`]: DDP/RDMAP placement behind `mpa_rx` (`rnic_rx`): header validation, STag table
+//!   and posted buffers, AXI4 write master, records, AXI4-Lite registers;
+//! - [`axi`]: AXI4 write-master and AXI4-Lite port groups;
 //! - [`board`]: the board loopback (traffic generator, checker, pins) for ULX3S and iCE40;
 //! - [`export`]: Verilog with plain module names and AXI4-Stream port names;
 //! - [`comb_shadow`]: one write per signal per evaluation in the exported combinational blocks
 //!   (event-driven simulators).
 
+pub mod axi;
 pub mod board;
 pub mod comb_shadow;
 pub mod crc;
@@ -21,6 +25,7 @@ pub mod export;
 pub mod fifo;
 pub mod keep_words;
 pub mod lutram;
+pub mod place;
 pub mod rx;
 pub mod skid;
 pub mod stream;

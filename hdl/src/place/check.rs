@@ -1,0 +1,730 @@
+//! `PlaceCheck`: the placement decision for each ULPDU, in TCP order: the DDP checks against the
+//! STag table and the posted buffers, the message it completes, the record it produces.
+//!
+//! RFC 5041 section 7 (tagged: the STag exists and is valid, belongs to the stream's protection
+//! domain, allows remote writes, [TO, TO + length) does not wrap and lies inside the region;
+//! untagged: MSN inside the window, a buffer posted for it, MO and MO + length inside the
+//! buffer; all of it checked once, before anything is written), section 5.3 (messages, MSN),
+//! RFC 5040 (Send with Invalidate, Read Request, Terminate; the record each delivers). The rules
+//! and their order are those of `golden::ddp::PlacementModel::place` and the golden receiver's
+//! in-order walk; zero-length tagged segments are not checked, zero-length untagged ones need
+//! their buffer.
+//!
+//! ```text
+//!  hdr ─► IDLE ─(lookup STag / posted buffer, window)─► READ ─► CMP ─► DECIDE ─► EMIT ─┬─► desc FIFO ─► writer
+//!                                                                                      └─► record FIFO ─► deliver
+//! ```
+//!
+//! One descriptor per ULPDU goes to the writer (write `plen` octets at `addr`, or discard the
+//! ULPDU's beats); a record goes to the delivery block when the ULPDU completes a message (Send,
+//! RDMA Write, Read Response, Read Request, Terminate) or fails (the error record, the
+//! Terminate this end reports: layer / type / code, the failing FPDU's sequence number and
+//! ULPDU_Length, its first 18 octets). After an error or a received Terminate, every later
+//! ULPDU is discarded without a record. A Send with Invalidate clears the STag's valid bit when
+//! it passes its checks, so every later FPDU sees the STag invalid (its record, which follows
+//! all earlier ones, is the consumer's notice).
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous reset (queues back to `cfg_first_msn`, the connection running) |
+//! | `cfg_pd`, `cfg_window`, `cfg_first_msn` | in | 32 | protection domain, MSN window, first MSN of every queue (loaded in reset) |
+//! | `stop_in` | in | 1 | stop placing (a memory write failed): every later ULPDU is discarded |
+//! | `hdr` | in | | header records ([`super::header::HeaderIn`]) |
+//! | `st_*` | | | the STag table ([`super::table_ram::TableRam`]): lookup, invalidation, the entry read |
+//! | `pb_*` | | | the posted buffers: lookup, the entry read |
+//! | `desc_*` | out | 87 | write descriptors ([`super::desc`]), from a FIFO |
+//! | `rec_*` | out | 384 | records ([`super::record`]), from a FIFO |
+//! | `stopped` | out | 1 | an error or a Terminate ended the connection |
+//! | `err_valid`, `err_code`, `err_seq` | out | 1, 16, 32 | the first error (sticky) |
+//! | `fpdu_pulse`, `placed_pulse`, `placed_len` | out | 1, 1, 16 | counters: a ULPDU decided; payload octets sent to be written |
+//! | `qn0_msn`, `qn1_msn`, `qn2_msn` | out | 32 | the MSN each queue expects next |
+//!
+//! ### Parameters
+//! `SA` STag table index bits, `PA` posted-buffer address bits (`PA - 2` per queue).
+//!
+//! ### Latency and throughput
+//! Five cycles per ULPDU (lookup, read, two compare stages, emit), less with an error; one
+//! ULPDU at a time, so FPDUs shorter than five beats are limited by it.
+//!
+//! ### On bad input
+//! A header record with an error, or a failed check, produces exactly one error record and a
+//! discard descriptor, then nothing but discard descriptors. STags whose index is beyond the
+//! table never match (invalid STag). Nothing is ever written outside a checked range.
+
+use crate::fifo::RegFifo;
+use crate::place::header::HeaderIn;
+use crate::place::{desc, posted_entry, record, stag_entry, term};
+use rust_hdl::prelude::*;
+
+/// Bits of a record as the blocks store it.
+pub const REC_BITS: usize = record::USED_BITS;
+const ST_BITS: usize = stag_entry::BITS;
+const PB_BITS: usize = posted_entry::BITS;
+
+// States (`st`): 0 IDLE, 1 READ, 2 CMP, 3 DECIDE, 4 EMIT.
+
+/// The checker; see the module documentation.
+#[derive(LogicBlock)]
+pub struct PlaceCheck<const SA: usize, const PA: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// The stream's protection domain.
+    pub cfg_pd: Signal<In, Bits<32>>,
+    /// MSN window.
+    pub cfg_window: Signal<In, Bits<32>>,
+    /// First MSN of every queue (loaded in reset).
+    pub cfg_first_msn: Signal<In, Bits<32>>,
+    /// Stop placing.
+    pub stop_in: Signal<In, Bit>,
+    /// Header records.
+    pub hdr: HeaderIn,
+    /// STag table: look up.
+    pub st_lk_en: Signal<Out, Bit>,
+    /// STag table: entry to look up.
+    pub st_lk_index: Signal<Out, Bits<SA>>,
+    /// STag table: invalidate.
+    pub st_inv_en: Signal<Out, Bit>,
+    /// STag table: entry to invalidate.
+    pub st_inv_index: Signal<Out, Bits<SA>>,
+    /// STag table: the entry read.
+    pub st_entry: Signal<In, Bits<ST_BITS>>,
+    /// STag table: its valid bit.
+    pub st_valid: Signal<In, Bit>,
+    /// Posted buffers: look up.
+    pub pb_lk_en: Signal<Out, Bit>,
+    /// Posted buffers: slot to look up.
+    pub pb_lk_index: Signal<Out, Bits<PA>>,
+    /// Posted buffers: the entry read.
+    pub pb_entry: Signal<In, Bits<PB_BITS>>,
+    /// Posted buffers: its valid bit.
+    pub pb_valid: Signal<In, Bit>,
+    /// Descriptor offered.
+    pub desc_valid: Signal<Out, Bit>,
+    /// Descriptor.
+    pub desc_data: Signal<Out, Bits<{ desc::BITS }>>,
+    /// Descriptor taken.
+    pub desc_ready: Signal<In, Bit>,
+    /// Record offered.
+    pub rec_valid: Signal<Out, Bit>,
+    /// Record.
+    pub rec_data: Signal<Out, Bits<REC_BITS>>,
+    /// Record taken.
+    pub rec_ready: Signal<In, Bit>,
+    /// The connection is stopped.
+    pub stopped: Signal<Out, Bit>,
+    /// The first error is known.
+    pub err_valid: Signal<Out, Bit>,
+    /// Its Terminate code.
+    pub err_code: Signal<Out, Bits<16>>,
+    /// Its FPDU's sequence number.
+    pub err_seq: Signal<Out, Bits<32>>,
+    /// Pulse: a ULPDU was decided.
+    pub fpdu_pulse: Signal<Out, Bit>,
+    /// Pulse: payload sent to be written.
+    pub placed_pulse: Signal<Out, Bit>,
+    /// Its octets.
+    pub placed_len: Signal<Out, Bits<16>>,
+    /// Expected MSN of queue 0.
+    pub qn0_msn: Signal<Out, Bits<32>>,
+    /// Expected MSN of queue 1.
+    pub qn1_msn: Signal<Out, Bits<32>>,
+    /// Expected MSN of queue 2.
+    pub qn2_msn: Signal<Out, Bits<32>>,
+    dfifo: RegFifo<{ desc::BITS }>,
+    rfifo: RegFifo<REC_BITS>,
+    st: DFF<Bits<3>>,
+    stop: DFF<Bit>,
+    base0: DFF<Bits<32>>,
+    base1: DFF<Bits<32>>,
+    base2: DFF<Bits<32>>,
+    // The open tagged message (RFC 5041: one at a time per stream).
+    t_open: DFF<Bit>,
+    t_rresp: DFF<Bit>,
+    t_stag: DFF<Bits<32>>,
+    t_to: DFF<Bits<64>>,
+    t_len: DFF<Bits<64>>,
+    // The entries read.
+    idx_ok: DFF<Bit>,
+    win_ok: DFF<Bit>,
+    e_stag: DFF<Bits<32>>,
+    e_base: DFF<Bits<64>>,
+    e_len: DFF<Bits<64>>,
+    e_addr: DFF<Bits<64>>,
+    e_pd: DFF<Bits<32>>,
+    e_wr: DFF<Bit>,
+    e_valid: DFF<Bit>,
+    p_msn: DFF<Bits<32>>,
+    p_addr: DFF<Bits<64>>,
+    p_len: DFF<Bits<32>>,
+    p_valid: DFF<Bit>,
+    // Compare stage.
+    key_ok: DFF<Bit>,
+    pd_ok: DFF<Bit>,
+    wrap: DFF<Bit>,
+    below: DFF<Bit>,
+    off: DFF<Bits<64>>,
+    buf_ok: DFF<Bit>,
+    mo_ok: DFF<Bit>,
+    end_ok: DFF<Bit>,
+    // Decision.
+    bad: DFF<Bit>,
+    code: DFF<Bits<16>>,
+    addr: DFF<Bits<64>>,
+    // The first error.
+    ev: DFF<Bit>,
+    ecode: DFF<Bits<16>>,
+    eseq: DFF<Bits<32>>,
+    fpdu_q: DFF<Bit>,
+    placed_q: DFF<Bit>,
+    placed_len_q: DFF<Bits<16>>,
+    // Constants.
+    c_ishift: Constant<Bits<8>>,
+    c_qsh: Constant<Bits<8>>,
+    c_msn_mask: Constant<Bits<32>>,
+    c_e_inv_stag: Constant<Bits<16>>,
+    c_e_pd: Constant<Bits<16>>,
+    c_e_wrap: Constant<Bits<16>>,
+    c_e_bounds: Constant<Bits<16>>,
+    c_e_msn: Constant<Bits<16>>,
+    c_e_nobuf: Constant<Bits<16>>,
+    c_e_mo: Constant<Bits<16>>,
+    c_e_toolong: Constant<Bits<16>>,
+    c_e_noinv: Constant<Bits<16>>,
+    c_e_noinv_pd: Constant<Bits<16>>,
+    c_k_send: Constant<Bits<8>>,
+    c_k_write: Constant<Bits<8>>,
+    c_k_rresp: Constant<Bits<8>>,
+    c_k_rreq: Constant<Bits<8>>,
+    c_k_term: Constant<Bits<8>>,
+    c_k_err: Constant<Bits<8>>,
+    c_d_len: Constant<Bits<8>>,
+    c_d_skip: Constant<Bits<8>>,
+    c_d_write: Constant<Bits<8>>,
+    c_d_fence: Constant<Bits<8>>,
+    c_st_stag: Constant<Bits<16>>,
+    c_st_base: Constant<Bits<16>>,
+    c_st_len: Constant<Bits<16>>,
+    c_st_addr: Constant<Bits<16>>,
+    c_st_pd: Constant<Bits<16>>,
+    c_st_write: Constant<Bits<16>>,
+    c_pb_msn: Constant<Bits<16>>,
+    c_pb_addr: Constant<Bits<16>>,
+    c_pb_len: Constant<Bits<16>>,
+    c_r_flags: Constant<Bits<16>>,
+    c_r_ulen: Constant<Bits<16>>,
+    c_r_seq: Constant<Bits<16>>,
+    c_r_len: Constant<Bits<16>>,
+    c_r_f16: Constant<Bits<16>>,
+    c_r_f20: Constant<Bits<16>>,
+    c_r_f24: Constant<Bits<16>>,
+    c_r_f32: Constant<Bits<16>>,
+    c_r_f36: Constant<Bits<16>>,
+    c_r_f40: Constant<Bits<16>>,
+    // Combinational.
+    base: Signal<Local, Bits<32>>,
+    msn_d: Signal<Local, Bits<32>>,
+    len64: Signal<Local, Bits<64>>,
+    len_m1: Signal<Local, Bits<64>>,
+    end33: Signal<Local, Bits<33>>,
+    room: Signal<Local, Bits<64>>,
+    bounds_ok: Signal<Local, Bit>,
+    inv_needed: Signal<Local, Bit>,
+    checked: Signal<Local, Bit>,
+    ok: Signal<Local, Bit>,
+    want_rec: Signal<Local, Bit>,
+    go: Signal<Local, Bit>,
+    first: Signal<Local, Bit>,
+    tot: Signal<Local, Bits<64>>,
+    r_kind: Signal<Local, Bits<8>>,
+    r_flags: Signal<Local, Bits<8>>,
+    r_ulen: Signal<Local, Bits<16>>,
+    r_len: Signal<Local, Bits<64>>,
+    r_f16: Signal<Local, Bits<32>>,
+    r_f20: Signal<Local, Bits<32>>,
+    r_f24: Signal<Local, Bits<64>>,
+    r_f32: Signal<Local, Bits<32>>,
+    r_f36: Signal<Local, Bits<32>>,
+    r_f40: Signal<Local, Bits<64>>,
+    r_code: Signal<Local, Bits<16>>,
+}
+
+impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
+    /// Builds the checker; panics with a message naming the rule if a parameter is illegal.
+    pub fn new() -> Self {
+        assert!((1..=14).contains(&SA), "PlaceCheck: SA must be 1 to 14 index bits (got {SA})");
+        assert!(
+            (3..=14).contains(&PA),
+            "PlaceCheck: PA must be 3 to 14 bits (2 for the queue, the rest per queue; got {PA})"
+        );
+        let c8 = |v: usize| Constant::new(Bits::<8>::from(v as u64));
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cfg_pd: Default::default(),
+            cfg_window: Default::default(),
+            cfg_first_msn: Default::default(),
+            stop_in: Default::default(),
+            hdr: Default::default(),
+            st_lk_en: Default::default(),
+            st_lk_index: Default::default(),
+            st_inv_en: Default::default(),
+            st_inv_index: Default::default(),
+            st_entry: Default::default(),
+            st_valid: Default::default(),
+            pb_lk_en: Default::default(),
+            pb_lk_index: Default::default(),
+            pb_entry: Default::default(),
+            pb_valid: Default::default(),
+            desc_valid: Default::default(),
+            desc_data: Default::default(),
+            desc_ready: Default::default(),
+            rec_valid: Default::default(),
+            rec_data: Default::default(),
+            rec_ready: Default::default(),
+            stopped: Default::default(),
+            err_valid: Default::default(),
+            err_code: Default::default(),
+            err_seq: Default::default(),
+            fpdu_pulse: Default::default(),
+            placed_pulse: Default::default(),
+            placed_len: Default::default(),
+            qn0_msn: Default::default(),
+            qn1_msn: Default::default(),
+            qn2_msn: Default::default(),
+            dfifo: RegFifo::new(16),
+            rfifo: RegFifo::new(16),
+            st: Default::default(),
+            stop: Default::default(),
+            base0: Default::default(),
+            base1: Default::default(),
+            base2: Default::default(),
+            t_open: Default::default(),
+            t_rresp: Default::default(),
+            t_stag: Default::default(),
+            t_to: Default::default(),
+            t_len: Default::default(),
+            idx_ok: Default::default(),
+            win_ok: Default::default(),
+            e_stag: Default::default(),
+            e_base: Default::default(),
+            e_len: Default::default(),
+            e_addr: Default::default(),
+            e_pd: Default::default(),
+            e_wr: Default::default(),
+            e_valid: Default::default(),
+            p_msn: Default::default(),
+            p_addr: Default::default(),
+            p_len: Default::default(),
+            p_valid: Default::default(),
+            key_ok: Default::default(),
+            pd_ok: Default::default(),
+            wrap: Default::default(),
+            below: Default::default(),
+            off: Default::default(),
+            buf_ok: Default::default(),
+            mo_ok: Default::default(),
+            end_ok: Default::default(),
+            bad: Default::default(),
+            code: Default::default(),
+            addr: Default::default(),
+            ev: Default::default(),
+            ecode: Default::default(),
+            eseq: Default::default(),
+            fpdu_q: Default::default(),
+            placed_q: Default::default(),
+            placed_len_q: Default::default(),
+            c_ishift: Constant::new(((8 + SA) as u64).into()),
+            c_qsh: Constant::new(((PA - 2) as u64).into()),
+            c_msn_mask: Constant::new(((1u64 << (PA - 2)) - 1).into()),
+            c_e_inv_stag: c16(term::DDP_TAGGED_INVALID_STAG as usize),
+            c_e_pd: c16(term::DDP_TAGGED_NOT_ASSOCIATED as usize),
+            c_e_wrap: c16(term::DDP_TAGGED_TO_WRAP as usize),
+            c_e_bounds: c16(term::DDP_TAGGED_BASE_BOUNDS as usize),
+            c_e_msn: c16(term::DDP_UNTAGGED_MSN_RANGE as usize),
+            c_e_nobuf: c16(term::DDP_UNTAGGED_NO_BUFFER as usize),
+            c_e_mo: c16(term::DDP_UNTAGGED_MO as usize),
+            c_e_toolong: c16(term::DDP_UNTAGGED_TOO_LONG as usize),
+            c_e_noinv: c16(term::RDMAP_CANNOT_INVALIDATE as usize),
+            c_e_noinv_pd: c16(term::RDMAP_CANNOT_INVALIDATE_PD as usize),
+            c_k_send: c8(record::KIND_SEND as usize),
+            c_k_write: c8(record::KIND_WRITE as usize),
+            c_k_rresp: c8(record::KIND_READ_RESPONSE as usize),
+            c_k_rreq: c8(record::KIND_READ_REQUEST as usize),
+            c_k_term: c8(record::KIND_TERMINATE as usize),
+            c_k_err: c8(record::KIND_ERROR as usize),
+            c_d_len: c8(desc::LEN),
+            c_d_skip: c8(desc::SKIP),
+            c_d_write: c8(desc::WRITE),
+            c_d_fence: c8(desc::FENCE),
+            c_st_stag: c16(stag_entry::STAG),
+            c_st_base: c16(stag_entry::BASE),
+            c_st_len: c16(stag_entry::LEN),
+            c_st_addr: c16(stag_entry::ADDR),
+            c_st_pd: c16(stag_entry::PD),
+            c_st_write: c16(stag_entry::WRITE),
+            c_pb_msn: c16(posted_entry::MSN),
+            c_pb_addr: c16(posted_entry::ADDR),
+            c_pb_len: c16(posted_entry::LEN),
+            c_r_flags: c16(8 * record::FLAGS),
+            c_r_ulen: c16(8 * record::ULPDU_LEN),
+            c_r_seq: c16(8 * record::SEQ),
+            c_r_len: c16(8 * record::LEN),
+            c_r_f16: c16(8 * record::MSN),
+            c_r_f20: c16(8 * record::QN),
+            c_r_f24: c16(8 * record::INV_STAG),
+            c_r_f32: c16(8 * record::SIZE),
+            c_r_f36: c16(8 * record::SOURCE_STAG),
+            c_r_f40: c16(8 * record::SOURCE_TO),
+            base: Default::default(),
+            msn_d: Default::default(),
+            len64: Default::default(),
+            len_m1: Default::default(),
+            end33: Default::default(),
+            room: Default::default(),
+            bounds_ok: Default::default(),
+            inv_needed: Default::default(),
+            checked: Default::default(),
+            ok: Default::default(),
+            want_rec: Default::default(),
+            go: Default::default(),
+            first: Default::default(),
+            tot: Default::default(),
+            r_kind: Default::default(),
+            r_flags: Default::default(),
+            r_ulen: Default::default(),
+            r_len: Default::default(),
+            r_f16: Default::default(),
+            r_f20: Default::default(),
+            r_f24: Default::default(),
+            r_f32: Default::default(),
+            r_f36: Default::default(),
+            r_f40: Default::default(),
+            r_code: Default::default(),
+        }
+    }
+}
+
+impl<const SA: usize, const PA: usize> Default for PlaceCheck<SA, PA> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, st, stop, base0, base1, base2, t_open, t_rresp, t_stag, t_to, t_len,
+            idx_ok, win_ok, e_stag, e_base, e_len, e_addr, e_pd, e_wr, e_valid, p_msn, p_addr,
+            p_len, p_valid, key_ok, pd_ok, wrap, below, off, buf_ok, mo_ok, end_ok, bad, code,
+            addr, ev, ecode, eseq, fpdu_q, placed_q, placed_len_q
+        );
+        self.dfifo.clock.next = self.clock.val();
+        self.dfifo.rst.next = self.rst.val();
+        self.rfifo.clock.next = self.clock.val();
+        self.rfifo.rst.next = self.rst.val();
+        self.desc_valid.next = self.dfifo.out_valid.val();
+        self.desc_data.next = self.dfifo.out_data.val();
+        self.dfifo.out_ready.next = self.desc_ready.val();
+        self.rec_valid.next = self.rfifo.out_valid.val();
+        self.rec_data.next = self.rfifo.out_data.val();
+        self.rfifo.out_ready.next = self.rec_ready.val();
+        self.stopped.next = self.stop.q.val();
+        self.err_valid.next = self.ev.q.val();
+        self.err_code.next = self.ecode.q.val();
+        self.err_seq.next = self.eseq.q.val();
+        self.fpdu_pulse.next = self.fpdu_q.q.val();
+        self.placed_pulse.next = self.placed_q.q.val();
+        self.placed_len.next = self.placed_len_q.q.val();
+        self.qn0_msn.next = self.base0.q.val();
+        self.qn1_msn.next = self.base1.q.val();
+        self.qn2_msn.next = self.base2.q.val();
+        self.fpdu_q.d.next = false;
+        self.placed_q.d.next = false;
+        if self.stop_in.val() {
+            self.stop.d.next = true;
+        }
+
+        // ---- Lookups (IDLE): STag table by index, posted buffer by queue and MSN. ----
+        self.st_lk_index.next = bit_cast::<SA, 32>(self.hdr.stag.val() >> 8);
+        self.pb_lk_index.next = (bit_cast::<PA, 2>(self.hdr.qn.val()) << self.c_qsh.val())
+            | bit_cast::<PA, 32>(self.hdr.msn.val() & self.c_msn_mask.val());
+        self.st_lk_en.next = false;
+        self.pb_lk_en.next = false;
+        self.st_inv_en.next = false;
+        self.st_inv_index.next = bit_cast::<SA, 32>(self.hdr.stag.val() >> 8);
+        self.base.next = self.base0.q.val();
+        if self.hdr.qn.val() == 1 {
+            self.base.next = self.base1.q.val();
+        }
+        if self.hdr.qn.val() == 2 {
+            self.base.next = self.base2.q.val();
+        }
+        self.msn_d.next = self.hdr.msn.val() - self.base.val();
+        self.len64.next = bit_cast::<64, 16>(self.hdr.plen.val());
+        self.len_m1.next = self.len64.val() - 1;
+        self.end33.next =
+            bit_cast::<33, 32>(self.hdr.mo.val()) + bit_cast::<33, 16>(self.hdr.plen.val());
+        self.room.next = self.e_len.q.val() - self.off.q.val();
+        self.bounds_ok.next = !self.below.q.val()
+            & (self.off.q.val() <= self.e_len.q.val())
+            & (self.len64.val() <= self.room.val());
+        self.inv_needed.next = !self.hdr.tagged.val()
+            & self.hdr.last.val()
+            & ((self.hdr.opcode.val() == 4) | (self.hdr.opcode.val() == 6));
+
+        if self.st.q.val() == 0 {
+            if self.hdr.valid.val() {
+                if self.stop.q.val() | self.hdr.err.val() {
+                    self.st.d.next = 4.into();
+                } else {
+                    self.st_lk_en.next = true;
+                    self.pb_lk_en.next = true;
+                    self.idx_ok.d.next = (self.hdr.stag.val() >> self.c_ishift.val()) == 0;
+                    self.win_ok.d.next = self.msn_d.val() < self.cfg_window.val();
+                    self.st.d.next = 1.into();
+                }
+            }
+        }
+        // ---- READ: the entries are on the tables' outputs. ----
+        if self.st.q.val() == 1 {
+            self.e_stag.d.next = self.st_entry.val().get_bits::<32>(self.c_st_stag.val().index());
+            self.e_base.d.next = self.st_entry.val().get_bits::<64>(self.c_st_base.val().index());
+            self.e_len.d.next = self.st_entry.val().get_bits::<64>(self.c_st_len.val().index());
+            self.e_addr.d.next = self.st_entry.val().get_bits::<64>(self.c_st_addr.val().index());
+            self.e_pd.d.next = self.st_entry.val().get_bits::<32>(self.c_st_pd.val().index());
+            self.e_wr.d.next = self.st_entry.val().get_bit(self.c_st_write.val().index());
+            self.e_valid.d.next = self.st_valid.val();
+            self.p_msn.d.next = self.pb_entry.val().get_bits::<32>(self.c_pb_msn.val().index());
+            self.p_addr.d.next = self.pb_entry.val().get_bits::<64>(self.c_pb_addr.val().index());
+            self.p_len.d.next = self.pb_entry.val().get_bits::<32>(self.c_pb_len.val().index());
+            self.p_valid.d.next = self.pb_valid.val();
+            self.st.d.next = 2.into();
+        }
+        // ---- CMP: the comparisons that need no arithmetic in series. ----
+        if self.st.q.val() == 2 {
+            self.key_ok.d.next = self.idx_ok.q.val()
+                & self.e_valid.q.val()
+                & (self.e_stag.q.val() == self.hdr.stag.val());
+            self.pd_ok.d.next = self.e_pd.q.val() == self.cfg_pd.val();
+            // The last octet TO + len - 1 must fit in 64 bits: !TO >= len - 1.
+            self.wrap.d.next =
+                (self.hdr.plen.val() != 0) & (!self.hdr.to.val() < self.len_m1.val());
+            self.below.d.next = self.hdr.to.val() < self.e_base.q.val();
+            self.off.d.next = self.hdr.to.val() - self.e_base.q.val();
+            self.buf_ok.d.next =
+                self.p_valid.q.val() & (self.p_msn.q.val() == self.hdr.msn.val());
+            self.mo_ok.d.next = self.hdr.mo.val() <= self.p_len.q.val();
+            self.end_ok.d.next = self.end33.val() <= bit_cast::<33, 32>(self.p_len.q.val());
+            self.st.d.next = 3.into();
+        }
+        // ---- DECIDE: the first failing rule, and the address. ----
+        if self.st.q.val() == 3 {
+            self.bad.d.next = true;
+            if self.hdr.tagged.val() {
+                self.addr.d.next = self.e_addr.q.val() + self.off.q.val();
+                if self.hdr.plen.val() == 0 {
+                    self.bad.d.next = false;
+                } else if !self.key_ok.q.val() {
+                    self.code.d.next = self.c_e_inv_stag.val();
+                } else if !self.pd_ok.q.val() {
+                    self.code.d.next = self.c_e_pd.val();
+                } else if !self.e_wr.q.val() {
+                    self.code.d.next = self.c_e_inv_stag.val();
+                } else if self.wrap.q.val() {
+                    self.code.d.next = self.c_e_wrap.val();
+                } else if !self.bounds_ok.val() {
+                    self.code.d.next = self.c_e_bounds.val();
+                } else {
+                    self.bad.d.next = false;
+                }
+            } else {
+                self.addr.d.next = self.p_addr.q.val() + bit_cast::<64, 32>(self.hdr.mo.val());
+                if !self.win_ok.q.val() {
+                    self.code.d.next = self.c_e_msn.val();
+                } else if !self.buf_ok.q.val() {
+                    self.code.d.next = self.c_e_nobuf.val();
+                } else if !self.mo_ok.q.val() {
+                    self.code.d.next = self.c_e_mo.val();
+                } else if !self.end_ok.q.val() {
+                    self.code.d.next = self.c_e_toolong.val();
+                } else if self.inv_needed.val() & !self.key_ok.q.val() {
+                    self.code.d.next = self.c_e_noinv.val();
+                } else if self.inv_needed.val() & !self.pd_ok.q.val() {
+                    self.code.d.next = self.c_e_noinv_pd.val();
+                } else {
+                    self.bad.d.next = false;
+                }
+            }
+            self.st.d.next = 4.into();
+        }
+
+        // ---- EMIT: the descriptor, the record, the new state. ----
+        // `checked`: the checks ran (else the ULPDU is discarded: stopped, or a header error).
+        self.checked.next = !self.stop.q.val() & !self.hdr.err.val();
+        self.ok.next = self.checked.val() & !self.bad.q.val();
+        self.r_code.next = self.code.q.val();
+        if self.hdr.err.val() {
+            self.r_code.next = self.hdr.code.val();
+        }
+        self.want_rec.next = (!self.stop.q.val() & (self.hdr.err.val() | self.bad.q.val()))
+            | (self.ok.val() & self.hdr.last.val());
+        self.go.next = (self.st.q.val() == 4)
+            & self.dfifo.not_full.val()
+            & (self.rfifo.not_full.val() | !self.want_rec.val());
+        self.hdr.ready.next = self.go.val();
+        self.dfifo.push.next = self.go.val();
+        self.dfifo.push_data.next = bit_cast::<{ desc::BITS }, 64>(self.addr.q.val())
+            | (bit_cast::<{ desc::BITS }, 16>(self.hdr.plen.val()) << self.c_d_len.val())
+            | (bit_cast::<{ desc::BITS }, 5>(self.hdr.skip.val()) << self.c_d_skip.val())
+            | (bit_cast::<{ desc::BITS }, 1>(self.ok.val().into()) << self.c_d_write.val())
+            | (bit_cast::<{ desc::BITS }, 1>(self.want_rec.val().into()) << self.c_d_fence.val());
+        self.rfifo.push.next = self.go.val() & self.want_rec.val();
+
+        // The record's fields (module `record`): per kind.
+        self.first.next = !self.t_open.q.val();
+        self.tot.next = self.t_len.q.val() + self.len64.val();
+        if self.first.val() {
+            self.tot.next = self.len64.val();
+        }
+        self.r_kind.next = self.c_k_err.val();
+        self.r_flags.next = 0.into();
+        self.r_ulen.next = 0.into();
+        self.r_len.next = 0.into();
+        self.r_f16.next = 0.into();
+        self.r_f20.next = 0.into();
+        self.r_f24.next = 0.into();
+        self.r_f32.next = 0.into();
+        self.r_f36.next = 0.into();
+        self.r_f40.next = 0.into();
+        if !self.ok.val() {
+            self.r_f20.next = bit_cast::<32, 4>(self.r_code.val().get_bits::<4>(12))
+                | (bit_cast::<32, 4>(self.r_code.val().get_bits::<4>(8)) << 8)
+                | (bit_cast::<32, 8>(self.r_code.val().get_bits::<8>(0)) << 16);
+            // An MPA error has no DDP header to echo (the FPDU was not verified).
+            if !self.hdr.mpa.val() {
+                self.r_flags.next = 2.into();
+                self.r_ulen.next = self.hdr.ulen.val();
+                self.r_f24.next = self.hdr.echo.val().get_bits::<64>(0);
+                self.r_f32.next = self.hdr.echo.val().get_bits::<32>(64);
+                self.r_f36.next = self.hdr.echo.val().get_bits::<32>(96);
+                self.r_f40.next = bit_cast::<64, 16>(self.hdr.echo.val().get_bits::<16>(128));
+            }
+        } else if self.hdr.tagged.val() {
+            self.r_kind.next = self.c_k_write.val();
+            if (self.first.val() & (self.hdr.opcode.val() == 2))
+                | (!self.first.val() & self.t_rresp.q.val())
+            {
+                self.r_kind.next = self.c_k_rresp.val();
+            }
+            self.r_len.next = self.tot.val();
+            self.r_f16.next = self.t_stag.q.val();
+            self.r_f24.next = self.t_to.q.val();
+            if self.first.val() {
+                self.r_f16.next = self.hdr.stag.val();
+                self.r_f24.next = self.hdr.to.val();
+            }
+        } else if self.hdr.opcode.val() == 1 {
+            self.r_kind.next = self.c_k_rreq.val();
+            self.r_f16.next = self.hdr.msn.val();
+            self.r_f20.next = self.hdr.sink_stag.val();
+            self.r_f24.next = self.hdr.sink_to.val();
+            self.r_f32.next = self.hdr.rd_size.val();
+            self.r_f36.next = self.hdr.src_stag.val();
+            self.r_f40.next = self.hdr.src_to.val();
+        } else if self.hdr.opcode.val() == 7 {
+            self.r_kind.next = self.c_k_term.val();
+            self.r_len.next = self.len64.val();
+            self.r_f16.next = self.hdr.msn.val();
+            self.r_f20.next = bit_cast::<32, 4>(self.hdr.tctl.val().get_bits::<4>(12))
+                | (bit_cast::<32, 4>(self.hdr.tctl.val().get_bits::<4>(8)) << 8)
+                | (bit_cast::<32, 8>(self.hdr.tctl.val().get_bits::<8>(0)) << 16);
+        } else {
+            self.r_kind.next = self.c_k_send.val();
+            self.r_len.next = bit_cast::<64, 33>(self.end33.val());
+            self.r_f16.next = self.hdr.msn.val();
+            self.r_f20.next = bit_cast::<32, 2>(self.hdr.qn.val());
+            if (self.hdr.opcode.val() == 5) | (self.hdr.opcode.val() == 6) {
+                self.r_flags.next = self.r_flags.val() | 1;
+            }
+            if self.inv_needed.val() {
+                self.r_flags.next = self.r_flags.val() | 2;
+                self.r_f24.next = bit_cast::<64, 32>(self.hdr.stag.val());
+            }
+        }
+        self.rfifo.push_data.next = bit_cast::<REC_BITS, 8>(self.r_kind.val())
+            | (bit_cast::<REC_BITS, 8>(self.r_flags.val()) << self.c_r_flags.val())
+            | (bit_cast::<REC_BITS, 16>(self.r_ulen.val()) << self.c_r_ulen.val())
+            | (bit_cast::<REC_BITS, 32>(self.hdr.seq.val()) << self.c_r_seq.val())
+            | (bit_cast::<REC_BITS, 64>(self.r_len.val()) << self.c_r_len.val())
+            | (bit_cast::<REC_BITS, 32>(self.r_f16.val()) << self.c_r_f16.val())
+            | (bit_cast::<REC_BITS, 32>(self.r_f20.val()) << self.c_r_f20.val())
+            | (bit_cast::<REC_BITS, 64>(self.r_f24.val()) << self.c_r_f24.val())
+            | (bit_cast::<REC_BITS, 32>(self.r_f32.val()) << self.c_r_f32.val())
+            | (bit_cast::<REC_BITS, 32>(self.r_f36.val()) << self.c_r_f36.val())
+            | (bit_cast::<REC_BITS, 64>(self.r_f40.val()) << self.c_r_f40.val());
+
+        if self.go.val() {
+            self.st.d.next = 0.into();
+            self.fpdu_q.d.next = true;
+            if self.ok.val() & (self.hdr.plen.val() != 0) {
+                self.placed_q.d.next = true;
+                self.placed_len_q.d.next = self.hdr.plen.val();
+            }
+            if !self.stop.q.val() & !self.ok.val() {
+                // The first error (a header error or a failed check): nothing after it.
+                self.stop.d.next = true;
+                self.ev.d.next = true;
+                self.ecode.d.next = self.r_code.val();
+                self.eseq.d.next = self.hdr.seq.val();
+            }
+            if self.ok.val() & self.hdr.tagged.val() {
+                // Message accounting (golden::receiver::messages): the first segment's STag and
+                // TO, the payload of all of them, completed by L = 1.
+                self.t_open.d.next = !self.hdr.last.val();
+                self.t_len.d.next = self.tot.val();
+                if self.first.val() {
+                    self.t_rresp.d.next = self.hdr.opcode.val() == 2;
+                    self.t_stag.d.next = self.hdr.stag.val();
+                    self.t_to.d.next = self.hdr.to.val();
+                }
+            }
+            if self.ok.val() & !self.hdr.tagged.val() & self.hdr.last.val() {
+                // The message is complete: its queue moves past its MSN.
+                if self.hdr.qn.val() == 0 {
+                    self.base0.d.next = self.hdr.msn.val() + 1;
+                }
+                if self.hdr.qn.val() == 1 {
+                    self.base1.d.next = self.hdr.msn.val() + 1;
+                }
+                if self.hdr.qn.val() == 2 {
+                    self.base2.d.next = self.hdr.msn.val() + 1;
+                    // A Terminate from the peer ends the connection.
+                    self.stop.d.next = true;
+                }
+                if self.inv_needed.val() {
+                    self.st_inv_en.next = true;
+                }
+            }
+        }
+
+        if self.rst.val() {
+            self.st.d.next = 0.into();
+            self.stop.d.next = false;
+            self.ev.d.next = false;
+            self.ecode.d.next = 0.into();
+            self.eseq.d.next = 0.into();
+            self.t_open.d.next = false;
+            self.t_len.d.next = 0.into();
+            self.base0.d.next = self.cfg_first_msn.val();
+            self.base1.d.next = self.cfg_first_msn.val();
+            self.base2.d.next = self.cfg_first_msn.val();
+            self.fpdu_q.d.next = false;
+            self.placed_q.d.next = false;
+        }
+    }
+}

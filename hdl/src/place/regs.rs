@@ -1,0 +1,676 @@
+//! `PlaceRegs`: the AXI4-Lite register map of `rnic_rx`: connection settings, STag table and
+//! posted-buffer commands, status and counters ([`crate::place::reg`] lists every register).
+//!
+//! No RFC section of its own: it is how a driver sets what RFC 5044 7.1 negotiates (Markers,
+//! CRC, the Full Operation origin), registers memory (RFC 5040 2.1: STags) and posts receive
+//! buffers (RFC 5041 5.3).
+//!
+//! Handshakes (AXI4-Lite): a write is taken when address and data are both offered (`awready`
+//! and `wready` rise together, one cycle after both valids; registered); its response follows
+//! when the write is done: at once for a register, when the table has carried it out for a
+//! command. A read is taken one cycle after `arvalid` and answered the next.
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous reset: every register to its default (CTRL = CRC on, not enabled; MAX_ULPDU 0xFFFF; MSN window = posted slots per queue; FIRST_MSN 1) and the counters to 0 |
+//! | `s_axil` | | | the AXI4-Lite slave ([`crate::axi::AxiLiteSlave`], 12 address bits) |
+//! | `cfg_*` | out | | the settings (registered) |
+//! | `st_*` | | | STag table command port ([`super::table_ram::TableRam`]) |
+//! | `pb_*` | | | posted-buffer command port |
+//! | status and counter inputs | in | | from the datapath blocks |
+//!
+//! ### Parameters
+//! `W` bytes per beat (reported in PARAMS), `SA` STag table index bits, `PA` posted-buffer
+//! address bits (`PA - 2` per queue).
+//!
+//! ### On bad input
+//! A write with strobes other than all four octets, or to an address that is not a writable
+//! register, is ignored and answered SLVERR; a read of an unmapped address returns 0 with
+//! SLVERR. A command that cannot be carried out (an STag whose index is beyond the table, a
+//! post on QN 3) is refused: nothing changes, the command register's bit 0 says so, and the
+//! write is answered SLVERR. An invalidation of an STag the entry does not hold changes nothing
+//! and is refused the same way.
+
+use crate::axi::AxiLiteSlave;
+use crate::place::{posted_entry, reg, stag_entry};
+use rust_hdl::prelude::*;
+
+const AB: usize = reg::ADDR_BITS;
+const ST_BITS: usize = stag_entry::BITS;
+const PB_BITS: usize = posted_entry::BITS;
+
+// Command phases (`ph`): 0 none, 1 STag write, 2 STag read (for a read-back or an
+// invalidation), 3 STag invalidate write, 4 post.
+
+/// The register block; see the module documentation.
+#[derive(LogicBlock)]
+pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// The AXI4-Lite slave.
+    pub s_axil: AxiLiteSlave<AB>,
+    /// CTRL enable.
+    pub cfg_enable: Signal<Out, Bit>,
+    /// CTRL Markers.
+    pub cfg_markers: Signal<Out, Bit>,
+    /// CTRL CRC.
+    pub cfg_crc: Signal<Out, Bit>,
+    /// CTRL RDMAC version.
+    pub cfg_rdmac: Signal<Out, Bit>,
+    /// ORIGIN.
+    pub cfg_origin: Signal<Out, Bits<32>>,
+    /// MAX_ULPDU.
+    pub cfg_max_ulpdu: Signal<Out, Bits<16>>,
+    /// PD.
+    pub cfg_pd: Signal<Out, Bits<32>>,
+    /// MSN_WINDOW.
+    pub cfg_window: Signal<Out, Bits<32>>,
+    /// FIRST_MSN.
+    pub cfg_first_msn: Signal<Out, Bits<32>>,
+    /// STag table: write.
+    pub st_write: Signal<Out, Bit>,
+    /// STag table: read.
+    pub st_read: Signal<Out, Bit>,
+    /// STag table: entry.
+    pub st_index: Signal<Out, Bits<SA>>,
+    /// STag table: the fields to write.
+    pub st_entry: Signal<Out, Bits<ST_BITS>>,
+    /// STag table: the valid bit to write.
+    pub st_valid: Signal<Out, Bit>,
+    /// STag table: done.
+    pub st_done: Signal<In, Bit>,
+    /// STag table: the entry read.
+    pub st_rd_entry: Signal<In, Bits<ST_BITS>>,
+    /// STag table: its valid bit.
+    pub st_rd_valid: Signal<In, Bit>,
+    /// Posted buffers: write.
+    pub pb_write: Signal<Out, Bit>,
+    /// Posted buffers: slot.
+    pub pb_index: Signal<Out, Bits<PA>>,
+    /// Posted buffers: the entry.
+    pub pb_entry: Signal<Out, Bits<PB_BITS>>,
+    /// Posted buffers: done.
+    pub pb_done: Signal<In, Bit>,
+    /// Status: running.
+    pub running: Signal<In, Bit>,
+    /// Status: resetting.
+    pub resetting: Signal<In, Bit>,
+    /// Status: stopped.
+    pub stopped: Signal<In, Bit>,
+    /// Status: a Terminate was received.
+    pub term_received: Signal<In, Bit>,
+    /// The first error (checker).
+    pub err_valid: Signal<In, Bit>,
+    /// Its code.
+    pub err_code: Signal<In, Bits<16>>,
+    /// Its sequence number.
+    pub err_seq: Signal<In, Bits<32>>,
+    /// A memory write failed.
+    pub write_failed: Signal<In, Bit>,
+    /// Counter input: a ULPDU was decided.
+    pub fpdu_pulse: Signal<In, Bit>,
+    /// Counter input: payload sent to be written.
+    pub placed_pulse: Signal<In, Bit>,
+    /// Its octets.
+    pub placed_len: Signal<In, Bits<16>>,
+    /// Counter input: a record went out.
+    pub record_pulse: Signal<In, Bit>,
+    /// Counter input: `mpa_rx` dropped a segment out of sequence.
+    pub seq_drop_pulse: Signal<In, Bit>,
+    /// AW bursts issued.
+    pub bursts: Signal<In, Bits<32>>,
+    /// B responses.
+    pub responses: Signal<In, Bits<32>>,
+    /// B errors.
+    pub write_errors: Signal<In, Bits<32>>,
+    /// Queue 0 expected MSN.
+    pub qn0_msn: Signal<In, Bits<32>>,
+    /// Queue 1 expected MSN.
+    pub qn1_msn: Signal<In, Bits<32>>,
+    /// Queue 2 expected MSN.
+    pub qn2_msn: Signal<In, Bits<32>>,
+    // AXI4-Lite.
+    w_rdy: DFF<Bit>,
+    bv: DFF<Bit>,
+    bresp: DFF<Bits<2>>,
+    ar_rdy: DFF<Bit>,
+    rv: DFF<Bit>,
+    rdata: DFF<Bits<32>>,
+    rresp: DFF<Bits<2>>,
+    // Registers.
+    ctrl: DFF<Bits<4>>,
+    origin: DFF<Bits<32>>,
+    max_ulpdu: DFF<Bits<16>>,
+    pd: DFF<Bits<32>>,
+    window: DFF<Bits<32>>,
+    first_msn: DFF<Bits<32>>,
+    s_stag: DFF<Bits<32>>,
+    s_base: DFF<Bits<64>>,
+    s_len: DFF<Bits<64>>,
+    s_addr: DFF<Bits<64>>,
+    s_pd: DFF<Bits<32>>,
+    s_flags: DFF<Bits<3>>,
+    s_refused: DFF<Bit>,
+    p_qn: DFF<Bits<32>>,
+    p_msn: DFF<Bits<32>>,
+    p_addr: DFF<Bits<64>>,
+    p_len: DFF<Bits<32>>,
+    p_refused: DFF<Bit>,
+    ph: DFF<Bits<3>>,
+    inv_cmd: DFF<Bit>,
+    rd_entry: DFF<Bits<ST_BITS>>,
+    // Counters.
+    n_fpdus: DFF<Bits<32>>,
+    n_placed: DFF<Bits<64>>,
+    n_records: DFF<Bits<32>>,
+    n_seq: DFF<Bits<32>>,
+    // Constants.
+    c_params: Constant<Bits<32>>,
+    c_window: Constant<Bits<32>>,
+    c_ishift: Constant<Bits<8>>,
+    c_qsh: Constant<Bits<8>>,
+    c_msn_mask: Constant<Bits<32>>,
+    c_st_stag: Constant<Bits<16>>,
+    c_st_base: Constant<Bits<16>>,
+    c_st_len: Constant<Bits<16>>,
+    c_st_addr: Constant<Bits<16>>,
+    c_st_pd: Constant<Bits<16>>,
+    c_st_write: Constant<Bits<16>>,
+    c_pb_addr: Constant<Bits<16>>,
+    c_pb_len: Constant<Bits<16>>,
+    // Combinational.
+    wa: Signal<Local, Bits<AB>>,
+    ra: Signal<Local, Bits<AB>>,
+    w_fire: Signal<Local, Bit>,
+    w_ok: Signal<Local, Bit>,
+    busy: Signal<Local, Bit>,
+    idx_ok: Signal<Local, Bit>,
+    entry: Signal<Local, Bits<ST_BITS>>,
+    r_val: Signal<Local, Bits<32>>,
+    r_ok: Signal<Local, Bit>,
+    status: Signal<Local, Bits<32>>,
+    ecode: Signal<Local, Bits<32>>,
+    match_stag: Signal<Local, Bit>,
+}
+
+impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
+    /// Builds the block; panics with a message naming the rule if a parameter is illegal.
+    pub fn new() -> Self {
+        assert!((1..=14).contains(&SA), "PlaceRegs: SA must be 1 to 14 (got {SA})");
+        assert!((3..=14).contains(&PA), "PlaceRegs: PA must be 3 to 14 (got {PA})");
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        let params = W as u64 | (SA as u64) << 8 | ((PA - 2) as u64) << 16;
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            s_axil: Default::default(),
+            cfg_enable: Default::default(),
+            cfg_markers: Default::default(),
+            cfg_crc: Default::default(),
+            cfg_rdmac: Default::default(),
+            cfg_origin: Default::default(),
+            cfg_max_ulpdu: Default::default(),
+            cfg_pd: Default::default(),
+            cfg_window: Default::default(),
+            cfg_first_msn: Default::default(),
+            st_write: Default::default(),
+            st_read: Default::default(),
+            st_index: Default::default(),
+            st_entry: Default::default(),
+            st_valid: Default::default(),
+            st_done: Default::default(),
+            st_rd_entry: Default::default(),
+            st_rd_valid: Default::default(),
+            pb_write: Default::default(),
+            pb_index: Default::default(),
+            pb_entry: Default::default(),
+            pb_done: Default::default(),
+            running: Default::default(),
+            resetting: Default::default(),
+            stopped: Default::default(),
+            term_received: Default::default(),
+            err_valid: Default::default(),
+            err_code: Default::default(),
+            err_seq: Default::default(),
+            write_failed: Default::default(),
+            fpdu_pulse: Default::default(),
+            placed_pulse: Default::default(),
+            placed_len: Default::default(),
+            record_pulse: Default::default(),
+            seq_drop_pulse: Default::default(),
+            bursts: Default::default(),
+            responses: Default::default(),
+            write_errors: Default::default(),
+            qn0_msn: Default::default(),
+            qn1_msn: Default::default(),
+            qn2_msn: Default::default(),
+            w_rdy: Default::default(),
+            bv: Default::default(),
+            bresp: Default::default(),
+            ar_rdy: Default::default(),
+            rv: Default::default(),
+            rdata: Default::default(),
+            rresp: Default::default(),
+            ctrl: Default::default(),
+            origin: Default::default(),
+            max_ulpdu: Default::default(),
+            pd: Default::default(),
+            window: Default::default(),
+            first_msn: Default::default(),
+            s_stag: Default::default(),
+            s_base: Default::default(),
+            s_len: Default::default(),
+            s_addr: Default::default(),
+            s_pd: Default::default(),
+            s_flags: Default::default(),
+            s_refused: Default::default(),
+            p_qn: Default::default(),
+            p_msn: Default::default(),
+            p_addr: Default::default(),
+            p_len: Default::default(),
+            p_refused: Default::default(),
+            ph: Default::default(),
+            inv_cmd: Default::default(),
+            rd_entry: Default::default(),
+            n_fpdus: Default::default(),
+            n_placed: Default::default(),
+            n_records: Default::default(),
+            n_seq: Default::default(),
+            c_params: Constant::new(params.into()),
+            c_window: Constant::new((1u64 << (PA - 2)).into()),
+            c_ishift: Constant::new(((8 + SA) as u64).into()),
+            c_qsh: Constant::new(((PA - 2) as u64).into()),
+            c_msn_mask: Constant::new(((1u64 << (PA - 2)) - 1).into()),
+            c_st_stag: c16(stag_entry::STAG),
+            c_st_base: c16(stag_entry::BASE),
+            c_st_len: c16(stag_entry::LEN),
+            c_st_addr: c16(stag_entry::ADDR),
+            c_st_pd: c16(stag_entry::PD),
+            c_st_write: c16(stag_entry::WRITE),
+            c_pb_addr: c16(posted_entry::ADDR),
+            c_pb_len: c16(posted_entry::LEN),
+            wa: Default::default(),
+            ra: Default::default(),
+            w_fire: Default::default(),
+            w_ok: Default::default(),
+            busy: Default::default(),
+            idx_ok: Default::default(),
+            entry: Default::default(),
+            r_val: Default::default(),
+            r_ok: Default::default(),
+            status: Default::default(),
+            ecode: Default::default(),
+            match_stag: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const SA: usize, const PA: usize> Default for PlaceRegs<W, SA, PA> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA, PA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, w_rdy, bv, bresp, ar_rdy, rv, rdata, rresp, ctrl, origin, max_ulpdu, pd,
+            window, first_msn, s_stag, s_base, s_len, s_addr, s_pd, s_flags, s_refused, p_qn,
+            p_msn, p_addr, p_len, p_refused, ph, inv_cmd, rd_entry, n_fpdus, n_placed, n_records, n_seq
+        );
+        // ---- Settings out. ----
+        self.cfg_enable.next = self.ctrl.q.val().get_bit(0);
+        self.cfg_markers.next = self.ctrl.q.val().get_bit(1);
+        self.cfg_crc.next = self.ctrl.q.val().get_bit(2);
+        self.cfg_rdmac.next = self.ctrl.q.val().get_bit(3);
+        self.cfg_origin.next = self.origin.q.val();
+        self.cfg_max_ulpdu.next = self.max_ulpdu.q.val();
+        self.cfg_pd.next = self.pd.q.val();
+        self.cfg_window.next = self.window.q.val();
+        self.cfg_first_msn.next = self.first_msn.q.val();
+
+        // ---- Counters. ----
+        if self.fpdu_pulse.val() {
+            self.n_fpdus.d.next = self.n_fpdus.q.val() + 1;
+        }
+        if self.placed_pulse.val() {
+            self.n_placed.d.next = self.n_placed.q.val() + bit_cast::<64, 16>(self.placed_len.val());
+        }
+        if self.record_pulse.val() {
+            self.n_records.d.next = self.n_records.q.val() + 1;
+        }
+        if self.seq_drop_pulse.val() {
+            self.n_seq.d.next = self.n_seq.q.val() + 1;
+        }
+
+        // ---- Table command ports (held while the phase lasts). ----
+        self.idx_ok.next = (self.s_stag.q.val() >> self.c_ishift.val()) == 0;
+        self.st_index.next = bit_cast::<SA, 32>(self.s_stag.q.val() >> 8);
+        self.entry.next = (bit_cast::<ST_BITS, 32>(self.s_stag.q.val())
+            << self.c_st_stag.val())
+            | (bit_cast::<ST_BITS, 64>(self.s_base.q.val()) << self.c_st_base.val())
+            | (bit_cast::<ST_BITS, 64>(self.s_len.q.val()) << self.c_st_len.val())
+            | (bit_cast::<ST_BITS, 64>(self.s_addr.q.val()) << self.c_st_addr.val())
+            | (bit_cast::<ST_BITS, 32>(self.s_pd.q.val()) << self.c_st_pd.val())
+            | (bit_cast::<ST_BITS, 2>(self.s_flags.q.val().get_bits::<2>(1))
+                << self.c_st_write.val());
+        self.st_entry.next = self.entry.val();
+        self.st_valid.next = self.s_flags.q.val().get_bit(0);
+        self.st_write.next = false;
+        self.st_read.next = false;
+        self.pb_write.next = false;
+        self.pb_index.next = (bit_cast::<PA, 2>(self.p_qn.q.val().get_bits::<2>(0))
+            << self.c_qsh.val())
+            | bit_cast::<PA, 32>(self.p_msn.q.val() & self.c_msn_mask.val());
+        self.pb_entry.next = bit_cast::<PB_BITS, 32>(self.p_msn.q.val())
+            | (bit_cast::<PB_BITS, 64>(self.p_addr.q.val()) << self.c_pb_addr.val())
+            | (bit_cast::<PB_BITS, 32>(self.p_len.q.val()) << self.c_pb_len.val());
+        self.match_stag.next = self.st_rd_entry.val().get_bits::<32>(self.c_st_stag.val().index())
+            == self.s_stag.q.val();
+        if self.ph.q.val() == 1 {
+            self.st_write.next = true;
+            if self.st_done.val() {
+                self.ph.d.next = 0.into();
+                self.bv.d.next = true;
+                self.bresp.d.next = 0.into();
+            }
+        }
+        if self.ph.q.val() == 2 {
+            self.st_read.next = true;
+            if self.st_done.val() {
+                self.rd_entry.d.next = self.st_rd_entry.val();
+                if self.inv_cmd.q.val() {
+                    // An invalidation: clear the valid bit if the entry holds this STag.
+                    if self.match_stag.val() & self.st_rd_valid.val() {
+                        self.ph.d.next = 3.into();
+                    } else {
+                        self.ph.d.next = 0.into();
+                        self.s_refused.d.next = true;
+                        self.bv.d.next = true;
+                        self.bresp.d.next = 2.into();
+                    }
+                } else {
+                    // A read-back: the entry into the staging registers.
+                    self.ph.d.next = 0.into();
+                    self.s_base.d.next =
+                        self.st_rd_entry.val().get_bits::<64>(self.c_st_base.val().index());
+                    self.s_len.d.next =
+                        self.st_rd_entry.val().get_bits::<64>(self.c_st_len.val().index());
+                    self.s_addr.d.next =
+                        self.st_rd_entry.val().get_bits::<64>(self.c_st_addr.val().index());
+                    self.s_pd.d.next =
+                        self.st_rd_entry.val().get_bits::<32>(self.c_st_pd.val().index());
+                    self.s_flags.d.next = (bit_cast::<3, 2>(
+                        self.st_rd_entry.val().get_bits::<2>(self.c_st_write.val().index()),
+                    ) << 1)
+                        | bit_cast::<3, 1>((self.match_stag.val() & self.st_rd_valid.val()).into());
+                    self.bv.d.next = true;
+                    self.bresp.d.next = 0.into();
+                }
+            }
+        }
+        if self.ph.q.val() == 3 {
+            self.st_write.next = true;
+            self.st_entry.next = self.rd_entry.q.val();
+            self.st_valid.next = false;
+            if self.st_done.val() {
+                self.ph.d.next = 0.into();
+                self.bv.d.next = true;
+                self.bresp.d.next = 0.into();
+            }
+        }
+        if self.ph.q.val() == 4 {
+            self.pb_write.next = true;
+            if self.pb_done.val() {
+                self.ph.d.next = 0.into();
+                self.bv.d.next = true;
+                self.bresp.d.next = 0.into();
+            }
+        }
+        self.busy.next = self.ph.q.val() != 0;
+
+        // ---- Writes: address and data together, one cycle after both are offered. ----
+        self.s_axil.awready.next = self.w_rdy.q.val();
+        self.s_axil.wready.next = self.w_rdy.q.val();
+        self.s_axil.bvalid.next = self.bv.q.val();
+        self.s_axil.bresp.next = self.bresp.q.val();
+        if self.bv.q.val() & self.s_axil.bready.val() {
+            self.bv.d.next = false;
+        }
+        self.w_fire.next = self.w_rdy.q.val() & self.s_axil.awvalid.val() & self.s_axil.wvalid.val();
+        self.w_rdy.d.next = self.s_axil.awvalid.val()
+            & self.s_axil.wvalid.val()
+            & !self.w_rdy.q.val()
+            & !self.bv.q.val()
+            & !self.busy.val();
+        self.wa.next = self.s_axil.awaddr.val() & 0xFFC;
+        self.w_ok.next = self.s_axil.wstrb.val() == 0xF;
+        if self.w_fire.val() {
+            self.bv.d.next = true;
+            self.bresp.d.next = 0.into();
+            if !self.w_ok.val() {
+                self.bresp.d.next = 2.into();
+            } else if self.wa.val() == 0x008 {
+                self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<4>(0);
+            } else if self.wa.val() == 0x010 {
+                self.origin.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x014 {
+                self.max_ulpdu.d.next = self.s_axil.wdata.val().get_bits::<16>(0);
+            } else if self.wa.val() == 0x018 {
+                self.pd.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x01C {
+                self.window.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x020 {
+                self.first_msn.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x080 {
+                self.s_stag.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x084 {
+                self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
+            } else if self.wa.val() == 0x088 {
+                self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_u64)
+                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+            } else if self.wa.val() == 0x08C {
+                self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
+            } else if self.wa.val() == 0x090 {
+                self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_u64)
+                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+            } else if self.wa.val() == 0x094 {
+                self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
+            } else if self.wa.val() == 0x098 {
+                self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_u64)
+                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+            } else if self.wa.val() == 0x09C {
+                self.s_pd.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x0A0 {
+                self.s_flags.d.next = self.s_axil.wdata.val().get_bits::<3>(0);
+            } else if self.wa.val() == 0x0A4 {
+                // STag commands: the response waits for the table.
+                self.bv.d.next = false;
+                self.s_refused.d.next = false;
+                if !self.idx_ok.val() {
+                    self.bv.d.next = true;
+                    self.bresp.d.next = 2.into();
+                    self.s_refused.d.next = true;
+                } else if self.s_axil.wdata.val() == 1 {
+                    self.ph.d.next = 1.into();
+                } else if self.s_axil.wdata.val() == 2 {
+                    self.ph.d.next = 2.into();
+                    self.inv_cmd.d.next = true;
+                } else if self.s_axil.wdata.val() == 3 {
+                    self.ph.d.next = 2.into();
+                    self.inv_cmd.d.next = false;
+                } else {
+                    self.bv.d.next = true;
+                    self.bresp.d.next = 2.into();
+                }
+            } else if self.wa.val() == 0x0C0 {
+                self.p_qn.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x0C4 {
+                self.p_msn.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x0C8 {
+                self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
+            } else if self.wa.val() == 0x0CC {
+                self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_u64)
+                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+            } else if self.wa.val() == 0x0D0 {
+                self.p_len.d.next = self.s_axil.wdata.val();
+            } else if self.wa.val() == 0x0D4 {
+                self.bv.d.next = false;
+                self.p_refused.d.next = false;
+                if (self.p_qn.q.val() > 2) | (self.s_axil.wdata.val() != 1) {
+                    self.bv.d.next = true;
+                    self.bresp.d.next = 2.into();
+                    self.p_refused.d.next = true;
+                } else {
+                    self.ph.d.next = 4.into();
+                }
+            } else {
+                self.bresp.d.next = 2.into();
+            }
+        }
+
+        // ---- Reads: one cycle after arvalid, data the next. ----
+        self.s_axil.arready.next = self.ar_rdy.q.val();
+        self.s_axil.rvalid.next = self.rv.q.val();
+        self.s_axil.rdata.next = self.rdata.q.val();
+        self.s_axil.rresp.next = self.rresp.q.val();
+        if self.rv.q.val() & self.s_axil.rready.val() {
+            self.rv.d.next = false;
+        }
+        self.ar_rdy.d.next = self.s_axil.arvalid.val() & !self.ar_rdy.q.val() & !self.rv.q.val();
+        self.ra.next = self.s_axil.araddr.val() & 0xFFC;
+        self.status.next = bit_cast::<32, 1>(self.running.val().into())
+            | (bit_cast::<32, 1>(self.stopped.val().into()) << 1)
+            | (bit_cast::<32, 1>((self.err_valid.val() | self.write_failed.val()).into()) << 2)
+            | (bit_cast::<32, 1>(self.term_received.val().into()) << 3)
+            | (bit_cast::<32, 1>(self.write_failed.val().into()) << 4)
+            | (bit_cast::<32, 1>(self.resetting.val().into()) << 5)
+            | (bit_cast::<32, 1>(self.busy.val().into()) << 6);
+        self.ecode.next = 0.into();
+        if self.err_valid.val() {
+            self.ecode.next = bit_cast::<32, 16>(self.err_code.val()) | 0x1_0000;
+        } else if self.write_failed.val() {
+            self.ecode.next = 0x3_0000.into();
+        }
+        self.r_ok.next = true;
+        self.r_val.next = 0.into();
+        if self.ra.val() == 0x000 {
+            self.r_val.next = 0x524E_5258.into();
+        } else if self.ra.val() == 0x004 {
+            self.r_val.next = self.c_params.val();
+        } else if self.ra.val() == 0x008 {
+            self.r_val.next = bit_cast::<32, 4>(self.ctrl.q.val());
+        } else if self.ra.val() == 0x00C {
+            self.r_val.next = self.status.val();
+        } else if self.ra.val() == 0x010 {
+            self.r_val.next = self.origin.q.val();
+        } else if self.ra.val() == 0x014 {
+            self.r_val.next = bit_cast::<32, 16>(self.max_ulpdu.q.val());
+        } else if self.ra.val() == 0x018 {
+            self.r_val.next = self.pd.q.val();
+        } else if self.ra.val() == 0x01C {
+            self.r_val.next = self.window.q.val();
+        } else if self.ra.val() == 0x020 {
+            self.r_val.next = self.first_msn.q.val();
+        } else if self.ra.val() == 0x024 {
+            self.r_val.next = self.ecode.val();
+        } else if self.ra.val() == 0x028 {
+            self.r_val.next = self.err_seq.val();
+        } else if self.ra.val() == 0x040 {
+            self.r_val.next = self.n_fpdus.q.val();
+        } else if self.ra.val() == 0x044 {
+            self.r_val.next = self.n_placed.q.val().get_bits::<32>(0);
+        } else if self.ra.val() == 0x048 {
+            self.r_val.next = self.n_placed.q.val().get_bits::<32>(32);
+        } else if self.ra.val() == 0x04C {
+            self.r_val.next = self.n_records.q.val();
+        } else if self.ra.val() == 0x050 {
+            self.r_val.next = self.bursts.val();
+        } else if self.ra.val() == 0x054 {
+            self.r_val.next = self.responses.val();
+        } else if self.ra.val() == 0x058 {
+            self.r_val.next = self.write_errors.val();
+        } else if self.ra.val() == 0x05C {
+            self.r_val.next = self.n_seq.q.val();
+        } else if self.ra.val() == 0x060 {
+            self.r_val.next = self.qn0_msn.val();
+        } else if self.ra.val() == 0x064 {
+            self.r_val.next = self.qn1_msn.val();
+        } else if self.ra.val() == 0x068 {
+            self.r_val.next = self.qn2_msn.val();
+        } else if self.ra.val() == 0x080 {
+            self.r_val.next = self.s_stag.q.val();
+        } else if self.ra.val() == 0x084 {
+            self.r_val.next = self.s_base.q.val().get_bits::<32>(0);
+        } else if self.ra.val() == 0x088 {
+            self.r_val.next = self.s_base.q.val().get_bits::<32>(32);
+        } else if self.ra.val() == 0x08C {
+            self.r_val.next = self.s_len.q.val().get_bits::<32>(0);
+        } else if self.ra.val() == 0x090 {
+            self.r_val.next = self.s_len.q.val().get_bits::<32>(32);
+        } else if self.ra.val() == 0x094 {
+            self.r_val.next = self.s_addr.q.val().get_bits::<32>(0);
+        } else if self.ra.val() == 0x098 {
+            self.r_val.next = self.s_addr.q.val().get_bits::<32>(32);
+        } else if self.ra.val() == 0x09C {
+            self.r_val.next = self.s_pd.q.val();
+        } else if self.ra.val() == 0x0A0 {
+            self.r_val.next = bit_cast::<32, 3>(self.s_flags.q.val());
+        } else if self.ra.val() == 0x0A4 {
+            self.r_val.next = bit_cast::<32, 1>(self.s_refused.q.val().into())
+                | (bit_cast::<32, 1>(((self.ph.q.val() != 0) & (self.ph.q.val() != 4)).into())
+                    << 31);
+        } else if self.ra.val() == 0x0C0 {
+            self.r_val.next = self.p_qn.q.val();
+        } else if self.ra.val() == 0x0C4 {
+            self.r_val.next = self.p_msn.q.val();
+        } else if self.ra.val() == 0x0C8 {
+            self.r_val.next = self.p_addr.q.val().get_bits::<32>(0);
+        } else if self.ra.val() == 0x0CC {
+            self.r_val.next = self.p_addr.q.val().get_bits::<32>(32);
+        } else if self.ra.val() == 0x0D0 {
+            self.r_val.next = self.p_len.q.val();
+        } else if self.ra.val() == 0x0D4 {
+            self.r_val.next = bit_cast::<32, 1>(self.p_refused.q.val().into())
+                | (bit_cast::<32, 1>((self.ph.q.val() == 4).into()) << 31);
+        } else {
+            self.r_ok.next = false;
+        }
+        if self.ar_rdy.q.val() & self.s_axil.arvalid.val() {
+            self.rv.d.next = true;
+            self.rdata.d.next = self.r_val.val();
+            self.rresp.d.next = 0.into();
+            if !self.r_ok.val() {
+                self.rresp.d.next = 2.into();
+            }
+        }
+
+        if self.rst.val() {
+            self.w_rdy.d.next = false;
+            self.bv.d.next = false;
+            self.ar_rdy.d.next = false;
+            self.rv.d.next = false;
+            self.ctrl.d.next = 4.into();
+            self.origin.d.next = 0.into();
+            self.max_ulpdu.d.next = 0xFFFF.into();
+            self.pd.d.next = 0.into();
+            self.window.d.next = self.c_window.val();
+            self.first_msn.d.next = 1.into();
+            self.s_refused.d.next = false;
+            self.p_refused.d.next = false;
+            self.ph.d.next = 0.into();
+            self.n_fpdus.d.next = 0.into();
+            self.n_placed.d.next = 0.into();
+            self.n_records.d.next = 0.into();
+            self.n_seq.d.next = 0.into();
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! `RnicRx`: the receive side of an iWARP RNIC for one connection with in-order TCP data,
+//! exported as `rnic_rx_w<W>`: MPA (RFC 5044) verification, DDP (RFC 5041) placement into memory
+//! through an AXI4 write master, RDMAP (RFC 5040) message delivery as records, in TCP order,
+//! and the first error as one Terminate record (RFC 5044 section 8, RFC 5040 section 7).
+//!
+//! ```text
+//!  s_axis ─► MpaRx ─► PlaceHeader ─► PlaceCheck ─► PlaceWriter ─► m_axi (AW, W, B)
+//!  (segments)          │   (FIFO)      │   │  ▲        │ fence
+//!                      └───────────────┼───┼──┘        ▼
+//!                           STag table ┘   └──────► PlaceDeliver ─► m_axis_evt (records)
+//!                           posted buffers
+//!  s_axil ─► PlaceRegs (settings, STag and posted-buffer commands, status, counters)
+//! ```
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clk`, `rst` | in | 1 | clock; synchronous reset of everything (registers to defaults, tables empty, connection disabled) |
+//! | `s_axis_t*` | in | 8W | TCP payload segments in sequence order (as `mpa_rx`): `tuser[31:0]` sequence number of the first octet, `tuser[32]` FIN; `tready` is low while the connection is disabled or in reset |
+//! | `m_axi_aw*`, `m_axi_w*`, `m_axi_b*` | | | AXI4 write master, 8W-bit data, 64-bit addresses ([`crate::axi::Axi4WriteMaster`]) |
+//! | `s_axil_*` | | | AXI4-Lite slave, 32-bit data, 12 address bits: the register map ([`crate::place::reg`]) |
+//! | `m_axis_evt_t*` | out | 512 | records, one per beat ([`crate::place::record`]; `tuser` the kind) |
+//!
+//! ### Using it
+//! After reset: write the settings (ORIGIN, MAX_ULPDU, PD, MSN_WINDOW, FIRST_MSN, CTRL Markers
+//! and CRC), register the regions (STag staging registers, then STAG_CMD = 1), post receive
+//! buffers (POST_*, then POST_CMD = 1; slot `MSN mod 64` of the queue: post MSN m + 64 only after
+//! MSN m was delivered), then set CTRL.enable. Segments flow; records come out on
+//! `m_axis_evt`. Regions and buffers may be registered, invalidated and posted while traffic
+//! flows. Clearing CTRL.enable stops taking segments; once the writes in flight are answered
+//! and the records taken, the connection is reset (its state, not the tables or the settings);
+//! whatever was not yet written is dropped.
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`, `A` release-buffer address bits (`mpa_rx`:
+//! 16 KiB), `SA` STag table index bits with `SN = 2^SA` entries (256), `PA` posted-buffer slot
+//! bits with `PN = 2^PA` slots (`2^(PA-2)` = 64 per queue).
+//!
+//! ### Latency and throughput
+//! Measured in `testbench/tests/rnic_rx.rs` and `make bench` (README): `mpa_rx`'s latency plus a
+//! few cycles to the first memory write; one beat per cycle inside large FPDUs; five cycles per
+//! FPDU at least (the checker), so short FPDUs at wide W are limited by it.
+//!
+//! ### On bad input
+//! Malformed FPDUs and DDP/RDMAP headers, failed placement checks and failed memory writes each
+//! give one error record with its Terminate code, after which nothing is placed or delivered
+//! until the connection is reset. Nothing is written outside a registered region or posted
+//! buffer: every write is bounded by the checks before its first octet.
+
+use crate::axi::{Axi4WriteMaster, AxiLiteSlave};
+use crate::place::check::PlaceCheck;
+use crate::place::deliver::PlaceDeliver;
+use crate::place::header::PlaceHeader;
+use crate::place::regs::PlaceRegs;
+use crate::place::table_ram::TableRam;
+use crate::place::writer::PlaceWriter;
+use crate::place::{posted_entry, reg, stag_entry};
+use crate::rx::mpa_rx::MpaRx;
+use crate::rx::realigner::RX_SEG_USER;
+use crate::stream::{StreamSink, StreamSource};
+use rust_hdl::prelude::*;
+
+/// STag table index bits of the exported tops (256 entries).
+pub const STAG_INDEX_BITS: usize = 8;
+/// Posted-buffer slot bits of the exported tops (64 per queue).
+pub const POSTED_SLOT_BITS: usize = 8;
+
+/// The RNIC receive side; see the module documentation.
+#[derive(LogicBlock)]
+pub struct RnicRx<
+    const W: usize,
+    const B: usize,
+    const A: usize,
+    const SA: usize,
+    const SN: usize,
+    const PA: usize,
+    const PN: usize,
+> {
+    /// Clock (exported as `clk`).
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// TCP payload segments.
+    pub s_axis: StreamSink<W, B, RX_SEG_USER>,
+    /// Memory writes.
+    pub m_axi: Axi4WriteMaster<W, B>,
+    /// Registers.
+    pub s_axil: AxiLiteSlave<{ reg::ADDR_BITS }>,
+    /// Records.
+    pub m_axis_evt: StreamSource<64, 512, 8>,
+    regs: PlaceRegs<W, SA, PA>,
+    mpa: MpaRx<W, B, A>,
+    header: PlaceHeader<W, B>,
+    check: PlaceCheck<SA, PA>,
+    stags: TableRam<SA, SN, { stag_entry::BITS }>,
+    posted: TableRam<PA, PN, { posted_entry::BITS }>,
+    writer: PlaceWriter<W, B>,
+    deliver: PlaceDeliver,
+    down: DFF<Bit>,
+    crst: Signal<Local, Bit>,
+    quiet: Signal<Local, Bit>,
+}
+
+impl<
+        const W: usize,
+        const B: usize,
+        const A: usize,
+        const SA: usize,
+        const SN: usize,
+        const PA: usize,
+        const PN: usize,
+    > RnicRx<W, B, A, SA, SN, PA, PN>
+{
+    /// Builds the receive side; panics with a message naming the rule if a parameter is
+    /// illegal.
+    pub fn new() -> Self {
+        assert!(SN == 1 << SA, "RnicRx: SN must be 2^SA (got SA = {SA}, SN = {SN})");
+        assert!(PN == 1 << PA, "RnicRx: PN must be 2^PA (got PA = {PA}, PN = {PN})");
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axi: Default::default(),
+            s_axil: Default::default(),
+            m_axis_evt: StreamSource::new(),
+            regs: PlaceRegs::new(),
+            mpa: MpaRx::new(),
+            header: PlaceHeader::new(),
+            check: PlaceCheck::new(),
+            stags: TableRam::new(),
+            posted: TableRam::new(),
+            writer: PlaceWriter::new(),
+            deliver: PlaceDeliver::new(),
+            down: Default::default(),
+            crst: Default::default(),
+            quiet: Default::default(),
+        }
+    }
+
+    /// The largest ULPDU_Length the release buffer of `mpa_rx` takes.
+    pub const fn max_ulpdu() -> usize {
+        MpaRx::<W, B, A>::max_ulpdu()
+    }
+}
+
+impl<
+        const W: usize,
+        const B: usize,
+        const A: usize,
+        const SA: usize,
+        const SN: usize,
+        const PA: usize,
+        const PN: usize,
+    > Default for RnicRx<W, B, A, SA, SN, PA, PN>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<
+        const W: usize,
+        const B: usize,
+        const A: usize,
+        const SA: usize,
+        const SN: usize,
+        const PA: usize,
+        const PN: usize,
+    > Logic for RnicRx<W, B, A, SA, SN, PA, PN>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, down);
+        self.regs.clock.next = self.clock.val();
+        self.mpa.clock.next = self.clock.val();
+        self.header.clock.next = self.clock.val();
+        self.check.clock.next = self.clock.val();
+        self.stags.clock.next = self.clock.val();
+        self.posted.clock.next = self.clock.val();
+        self.writer.clock.next = self.clock.val();
+        self.deliver.clock.next = self.clock.val();
+
+        // ---- Resets: the tables, registers and writer by `rst`; the connection also while
+        // it is disabled (once the pipeline is quiet). ----
+        self.quiet.next = self.writer.idle.val()
+            & self.deliver.idle.val()
+            & !self.check.desc_valid.val()
+            & !self.check.rec_valid.val();
+        if self.regs.cfg_enable.val() {
+            self.down.d.next = false;
+        } else if self.quiet.val() {
+            self.down.d.next = true;
+        }
+        if self.rst.val() {
+            self.down.d.next = true;
+        }
+        self.crst.next = self.rst.val() | self.down.q.val();
+        self.regs.rst.next = self.rst.val();
+        self.stags.rst.next = self.rst.val();
+        self.posted.rst.next = self.rst.val();
+        self.writer.rst.next = self.rst.val();
+        self.mpa.rst.next = self.crst.val();
+        self.header.rst.next = self.crst.val();
+        self.check.rst.next = self.crst.val();
+        self.deliver.rst.next = self.crst.val();
+
+        // ---- AXI4-Lite. ----
+        self.regs.s_axil.awaddr.next = self.s_axil.awaddr.val();
+        self.regs.s_axil.awvalid.next = self.s_axil.awvalid.val();
+        self.s_axil.awready.next = self.regs.s_axil.awready.val();
+        self.regs.s_axil.wdata.next = self.s_axil.wdata.val();
+        self.regs.s_axil.wstrb.next = self.s_axil.wstrb.val();
+        self.regs.s_axil.wvalid.next = self.s_axil.wvalid.val();
+        self.s_axil.wready.next = self.regs.s_axil.wready.val();
+        self.s_axil.bresp.next = self.regs.s_axil.bresp.val();
+        self.s_axil.bvalid.next = self.regs.s_axil.bvalid.val();
+        self.regs.s_axil.bready.next = self.s_axil.bready.val();
+        self.regs.s_axil.araddr.next = self.s_axil.araddr.val();
+        self.regs.s_axil.arvalid.next = self.s_axil.arvalid.val();
+        self.s_axil.arready.next = self.regs.s_axil.arready.val();
+        self.s_axil.rdata.next = self.regs.s_axil.rdata.val();
+        self.s_axil.rresp.next = self.regs.s_axil.rresp.val();
+        self.s_axil.rvalid.next = self.regs.s_axil.rvalid.val();
+        self.regs.s_axil.rready.next = self.s_axil.rready.val();
+
+        // ---- Segments into mpa_rx (nothing is taken while disabled or in reset). ----
+        self.mpa.cfg_seq.next = self.regs.cfg_origin.val();
+        self.mpa.cfg_origin.next = self.regs.cfg_origin.val();
+        self.mpa.cfg_markers.next = self.regs.cfg_markers.val();
+        self.mpa.cfg_crc.next = self.regs.cfg_crc.val();
+        self.mpa.cfg_max_ulpdu.next = self.regs.cfg_max_ulpdu.val();
+        self.mpa.s_axis.data.next = self.s_axis.data.val();
+        self.mpa.s_axis.keep.next = self.s_axis.keep.val();
+        self.mpa.s_axis.user.next = self.s_axis.user.val();
+        self.mpa.s_axis.last.next = self.s_axis.last.val();
+        self.mpa.s_axis.valid.next = self.s_axis.valid.val()
+            & self.regs.cfg_enable.val()
+            & !self.down.q.val()
+            & !self.rst.val();
+        self.s_axis.ready.next = self.mpa.s_axis.ready.val()
+            & self.regs.cfg_enable.val()
+            & !self.down.q.val()
+            & !self.rst.val();
+
+        // ---- ULPDUs into the header block. ----
+        self.header.cfg_rdmac.next = self.regs.cfg_rdmac.val();
+        self.header.s_axis.data.next = self.mpa.m_axis.data.val();
+        self.header.s_axis.keep.next = self.mpa.m_axis.keep.val();
+        self.header.s_axis.user.next = self.mpa.m_axis.user.val();
+        self.header.s_axis.last.next = self.mpa.m_axis.last.val();
+        self.header.s_axis.valid.next = self.mpa.m_axis.valid.val();
+        self.mpa.m_axis.ready.next = self.header.s_axis.ready.val();
+
+        // ---- Header records into the checker. ----
+        self.check.hdr.valid.next = self.header.hdr.valid.val();
+        self.header.hdr.ready.next = self.check.hdr.ready.val();
+        self.check.hdr.seq.next = self.header.hdr.seq.val();
+        self.check.hdr.ulen.next = self.header.hdr.ulen.val();
+        self.check.hdr.err.next = self.header.hdr.err.val();
+        self.check.hdr.mpa.next = self.header.hdr.mpa.val();
+        self.check.hdr.code.next = self.header.hdr.code.val();
+        self.check.hdr.tagged.next = self.header.hdr.tagged.val();
+        self.check.hdr.last.next = self.header.hdr.last.val();
+        self.check.hdr.opcode.next = self.header.hdr.opcode.val();
+        self.check.hdr.stag.next = self.header.hdr.stag.val();
+        self.check.hdr.to.next = self.header.hdr.to.val();
+        self.check.hdr.qn.next = self.header.hdr.qn.val();
+        self.check.hdr.msn.next = self.header.hdr.msn.val();
+        self.check.hdr.mo.next = self.header.hdr.mo.val();
+        self.check.hdr.plen.next = self.header.hdr.plen.val();
+        self.check.hdr.skip.next = self.header.hdr.skip.val();
+        self.check.hdr.sink_stag.next = self.header.hdr.sink_stag.val();
+        self.check.hdr.sink_to.next = self.header.hdr.sink_to.val();
+        self.check.hdr.rd_size.next = self.header.hdr.rd_size.val();
+        self.check.hdr.src_stag.next = self.header.hdr.src_stag.val();
+        self.check.hdr.src_to.next = self.header.hdr.src_to.val();
+        self.check.hdr.tctl.next = self.header.hdr.tctl.val();
+        self.check.hdr.echo.next = self.header.hdr.echo.val();
+        self.check.cfg_pd.next = self.regs.cfg_pd.val();
+        self.check.cfg_window.next = self.regs.cfg_window.val();
+        self.check.cfg_first_msn.next = self.regs.cfg_first_msn.val();
+        self.check.stop_in.next = self.deliver.stop_out.val();
+
+        // ---- The tables: the checker's lookups, the registers' commands. ----
+        self.stags.lk_en.next = self.check.st_lk_en.val();
+        self.stags.lk_index.next = self.check.st_lk_index.val();
+        self.stags.inv_en.next = self.check.st_inv_en.val();
+        self.stags.inv_index.next = self.check.st_inv_index.val();
+        self.stags.ctl_write.next = self.regs.st_write.val();
+        self.stags.ctl_read.next = self.regs.st_read.val();
+        self.stags.ctl_index.next = self.regs.st_index.val();
+        self.stags.ctl_entry.next = self.regs.st_entry.val();
+        self.stags.ctl_valid.next = self.regs.st_valid.val();
+        self.regs.st_done.next = self.stags.ctl_done.val();
+        self.regs.st_rd_entry.next = self.stags.rd_entry.val();
+        self.regs.st_rd_valid.next = self.stags.rd_valid.val();
+        self.check.st_entry.next = self.stags.rd_entry.val();
+        self.check.st_valid.next = self.stags.rd_valid.val();
+        self.posted.lk_en.next = self.check.pb_lk_en.val();
+        self.posted.lk_index.next = self.check.pb_lk_index.val();
+        self.posted.inv_en.next = false;
+        self.posted.inv_index.next = 0.into();
+        self.posted.ctl_write.next = self.regs.pb_write.val();
+        self.posted.ctl_read.next = false;
+        self.posted.ctl_index.next = self.regs.pb_index.val();
+        self.posted.ctl_entry.next = self.regs.pb_entry.val();
+        self.posted.ctl_valid.next = true;
+        self.regs.pb_done.next = self.posted.ctl_done.val();
+        self.check.pb_entry.next = self.posted.rd_entry.val();
+        self.check.pb_valid.next = self.posted.rd_valid.val();
+
+        // ---- Descriptors and beats into the writer; memory. ----
+        self.writer.desc_valid.next = self.check.desc_valid.val();
+        self.writer.desc_data.next = self.check.desc_data.val();
+        self.check.desc_ready.next = self.writer.desc_ready.val();
+        self.writer.s_axis.data.next = self.header.m_axis.data.val();
+        self.writer.s_axis.keep.next = self.header.m_axis.keep.val();
+        self.writer.s_axis.user.next = self.header.m_axis.user.val();
+        self.writer.s_axis.last.next = self.header.m_axis.last.val();
+        self.writer.s_axis.valid.next = self.header.m_axis.valid.val();
+        self.header.m_axis.ready.next = self.writer.s_axis.ready.val();
+        self.m_axi.awaddr.next = self.writer.m_axi.awaddr.val();
+        self.m_axi.awlen.next = self.writer.m_axi.awlen.val();
+        self.m_axi.awsize.next = self.writer.m_axi.awsize.val();
+        self.m_axi.awburst.next = self.writer.m_axi.awburst.val();
+        self.m_axi.awcache.next = self.writer.m_axi.awcache.val();
+        self.m_axi.awprot.next = self.writer.m_axi.awprot.val();
+        self.m_axi.awvalid.next = self.writer.m_axi.awvalid.val();
+        self.writer.m_axi.awready.next = self.m_axi.awready.val();
+        self.m_axi.wdata.next = self.writer.m_axi.wdata.val();
+        self.m_axi.wstrb.next = self.writer.m_axi.wstrb.val();
+        self.m_axi.wlast.next = self.writer.m_axi.wlast.val();
+        self.m_axi.wvalid.next = self.writer.m_axi.wvalid.val();
+        self.writer.m_axi.wready.next = self.m_axi.wready.val();
+        self.writer.m_axi.bresp.next = self.m_axi.bresp.val();
+        self.writer.m_axi.bvalid.next = self.m_axi.bvalid.val();
+        self.m_axi.bready.next = self.writer.m_axi.bready.val();
+
+        // ---- Records. ----
+        self.deliver.rec_valid.next = self.check.rec_valid.val();
+        self.deliver.rec_data.next = self.check.rec_data.val();
+        self.check.rec_ready.next = self.deliver.rec_ready.val();
+        self.deliver.fence_valid.next = self.writer.fence_valid.val();
+        self.deliver.fence_data.next = self.writer.fence_data.val();
+        self.writer.fence_ready.next = self.deliver.fence_ready.val();
+        self.deliver.responses.next = self.writer.responses.val();
+        self.deliver.b_err.next = self.writer.b_err.val();
+        self.deliver.b_err_at.next = self.writer.b_err_at.val();
+        self.m_axis_evt.data.next = self.deliver.m_axis.data.val();
+        self.m_axis_evt.keep.next = self.deliver.m_axis.keep.val();
+        self.m_axis_evt.user.next = self.deliver.m_axis.user.val();
+        self.m_axis_evt.last.next = self.deliver.m_axis.last.val();
+        self.m_axis_evt.valid.next = self.deliver.m_axis.valid.val();
+        self.deliver.m_axis.ready.next = self.m_axis_evt.ready.val();
+
+        // ---- Status and counters. ----
+        self.regs.running.next = self.regs.cfg_enable.val() & !self.down.q.val();
+        self.regs.resetting.next = !self.regs.cfg_enable.val() & !self.down.q.val();
+        self.regs.stopped.next = self.check.stopped.val() | self.deliver.stop_out.val();
+        self.regs.term_received.next = self.check.stopped.val()
+            & !self.check.err_valid.val()
+            & !self.deliver.stop_out.val();
+        self.regs.err_valid.next = self.check.err_valid.val();
+        self.regs.err_code.next = self.check.err_code.val();
+        self.regs.err_seq.next = self.check.err_seq.val();
+        self.regs.write_failed.next = self.writer.b_err.val();
+        self.regs.fpdu_pulse.next = self.check.fpdu_pulse.val();
+        self.regs.placed_pulse.next = self.check.placed_pulse.val();
+        self.regs.placed_len.next = self.check.placed_len.val();
+        self.regs.record_pulse.next = self.deliver.record_pulse.val();
+        self.regs.seq_drop_pulse.next = self.mpa.err_seq.val();
+        self.regs.bursts.next = self.writer.bursts.val();
+        self.regs.responses.next = self.writer.responses.val();
+        self.regs.write_errors.next = self.writer.write_errors.val();
+        self.regs.qn0_msn.next = self.check.qn0_msn.val();
+        self.regs.qn1_msn.next = self.check.qn1_msn.val();
+        self.regs.qn2_msn.next = self.check.qn2_msn.val();
+    }
+}
