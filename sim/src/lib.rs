@@ -12,6 +12,8 @@
 //! - [`packet`]: a packet-level harness for any block with `s_axis` and `m_axis`;
 //! - [`tx`]: the transmit blocks under simulation;
 //! - [`rx`]: the receive blocks under simulation;
+//! - [`place`]: `rnic_rx` under simulation, with models of its register driver, TCP, memory and
+//!   record consumer;
 //! - [`crc`]: the CRC top's harness (messages in, results out), shared by tests and the CLI.
 //! - [`traffic`]: receive-side traffic: sender streams, network effects, scenarios, pcap, and
 //!   offering segments to the golden receiver.
@@ -25,6 +27,7 @@ pub mod crc;
 pub mod icarus;
 pub mod lockstep;
 pub mod packet;
+pub mod place;
 pub mod rusthdl;
 pub mod rx;
 pub mod stream;

@@ -241,8 +241,9 @@ impl<T: DirectTop> CycleSim for RustHdlSim<T> {
 }
 
 /// Implements [`DirectTop`] for a block from a list of its ports: `in name` / `out name` for a
-/// plain port, `sink name` / `source name` for a stream bundle (its six fields). The block's
-/// clock must be the field `clock`.
+/// plain port, `sink name` / `source name` for a stream bundle (its six fields), `axi_master
+/// name` / `axil_slave name` for the AXI4 write channels and the AXI4-Lite slave of
+/// [`hdl::axi`]. The block's clock must be the field `clock`.
 ///
 /// ```ignore
 /// sim::direct_top!([const W: usize, const B: usize] TxFramer<W, B> {
@@ -296,6 +297,43 @@ macro_rules! direct_top {
         $crate::direct_top!(@field_out $n, $f, last);
         $crate::direct_top!(@field_out $n, $f, valid);
         $crate::direct_top!(@field_in $n, $f, ready);
+    };
+    (@arm $n:ident, axi_master $f:ident) => {
+        $crate::direct_top!(@field_out $n, $f, awaddr);
+        $crate::direct_top!(@field_out $n, $f, awlen);
+        $crate::direct_top!(@field_out $n, $f, awsize);
+        $crate::direct_top!(@field_out $n, $f, awburst);
+        $crate::direct_top!(@field_out $n, $f, awcache);
+        $crate::direct_top!(@field_out $n, $f, awprot);
+        $crate::direct_top!(@field_out $n, $f, awvalid);
+        $crate::direct_top!(@field_in $n, $f, awready);
+        $crate::direct_top!(@field_out $n, $f, wdata);
+        $crate::direct_top!(@field_out $n, $f, wstrb);
+        $crate::direct_top!(@field_out $n, $f, wlast);
+        $crate::direct_top!(@field_out $n, $f, wvalid);
+        $crate::direct_top!(@field_in $n, $f, wready);
+        $crate::direct_top!(@field_in $n, $f, bresp);
+        $crate::direct_top!(@field_in $n, $f, bvalid);
+        $crate::direct_top!(@field_out $n, $f, bready);
+    };
+    (@arm $n:ident, axil_slave $f:ident) => {
+        $crate::direct_top!(@field_in $n, $f, awaddr);
+        $crate::direct_top!(@field_in $n, $f, awvalid);
+        $crate::direct_top!(@field_out $n, $f, awready);
+        $crate::direct_top!(@field_in $n, $f, wdata);
+        $crate::direct_top!(@field_in $n, $f, wstrb);
+        $crate::direct_top!(@field_in $n, $f, wvalid);
+        $crate::direct_top!(@field_out $n, $f, wready);
+        $crate::direct_top!(@field_out $n, $f, bresp);
+        $crate::direct_top!(@field_out $n, $f, bvalid);
+        $crate::direct_top!(@field_in $n, $f, bready);
+        $crate::direct_top!(@field_in $n, $f, araddr);
+        $crate::direct_top!(@field_in $n, $f, arvalid);
+        $crate::direct_top!(@field_out $n, $f, arready);
+        $crate::direct_top!(@field_out $n, $f, rdata);
+        $crate::direct_top!(@field_out $n, $f, rresp);
+        $crate::direct_top!(@field_out $n, $f, rvalid);
+        $crate::direct_top!(@field_in $n, $f, rready);
     };
     (@field_in $n:ident, $f:ident, $g:ident) => {
         if $n == concat!(stringify!($f), "$", stringify!($g)) {

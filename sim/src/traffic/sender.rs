@@ -169,14 +169,14 @@ pub(super) struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// A new STag in the layout RNICs use, `index << 8 | key`: indexes 1, 2, 3, ... in the order
+    /// of allocation (so that every STag has its own entry in a hardware table of 256 while
+    /// fewer than 256 are allocated), a random 8-bit key.
     pub(super) fn fresh_stag(&mut self) -> u32 {
-        loop {
-            let s: u32 = self.rng.gen_range(1..u32::MAX);
-            if !self.used_stags.contains(&s) {
-                self.used_stags.push(s);
-                return s;
-            }
-        }
+        let key: u32 = self.rng.gen_range(1..u32::MAX) & 0xFF;
+        let stag = ((self.used_stags.len() as u32 + 1) << 8) | key;
+        self.used_stags.push(stag);
+        stag
     }
 
     pub(super) fn new_region(&mut self, top: bool) -> usize {

@@ -1,0 +1,1052 @@
+//! `rnic_rx` ([`hdl::place`]) under simulation: the engines, and a run of one connection against
+//! models of everything around it.
+//!
+//! [`run_rnic`] plays the parts an FPGA design would put next to `rnic_rx`:
+//! - a driver on the AXI4-Lite port ([`AxilMaster`]): the settings of a
+//!   [`golden::receiver::ReceiverConfig`], every region registered (STag table), the posted
+//!   buffers posted as the queue moves (slot `MSN mod 64`: a buffer is posted once the MSN 64
+//!   below it was delivered), then enable;
+//! - TCP: the segments in sequence order, overlaps trimmed ([`in_order_packets`]), with seeded
+//!   idle cycles;
+//! - a memory on the AXI4 write channels ([`SparseMemory`] with AW/W ready patterns and B
+//!   responses after a random delay, optionally SLVERR for one burst). Every burst is checked as
+//!   it is issued: INCR, full-width beats, at most 256 beats, not across 4 KiB, `wlast` on its
+//!   last beat, and every strobed octet inside a region or posted buffer the peer may write *at
+//!   that moment* (registered, valid, its protection domain, remote write; a buffer posted and
+//!   not yet delivered). A write anywhere else ends the run with an error at once;
+//! - the consumer of `m_axis_evt`, with seeded backpressure.
+//!
+//! The records are translated into [`golden::receiver::Event`]s and the memory of every region
+//! and buffer read back, so tests compare them with the golden receiver's.
+
+use crate::stream::{HandshakeMonitor, Pattern, PatternGen, ReadyDriver, StreamDriver, StreamPorts};
+use crate::traffic::TcpSegment;
+use crate::{words_for, CycleSim};
+use golden::ddp::TerminateCode;
+use golden::receiver::{Delivery, Event, ReceiveError, ReceiverConfig, Target};
+use hdl::place::rnic_rx::{RnicRx, POSTED_SLOT_BITS, STAG_INDEX_BITS};
+use hdl::place::{record, reg};
+use hdl::rx::mpa_rx::buffer_bits;
+use hdl::with_width;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+crate::direct_top!([const W: usize, const B: usize, const A: usize, const SA: usize, const SN: usize,
+    const PA: usize, const PN: usize] RnicRx<W, B, A, SA, SN, PA, PN> {
+    in rst, sink s_axis, axi_master m_axi, axil_slave s_axil, source m_axis_evt
+});
+
+/// STag table entries of the exported tops.
+pub const STAG_ENTRIES: usize = 1 << STAG_INDEX_BITS;
+/// Posted-buffer slots per queue of the exported tops.
+pub const POSTED_PER_QUEUE: usize = 1 << (POSTED_SLOT_BITS - 2);
+
+/// `rnic_rx_w<W>` on either engine (the rust-hdl model, VCD to `vcd` if given; or the exported
+/// Verilog on Verilator).
+pub fn rnic_rx_vcd(
+    engine: &str,
+    width: usize,
+    vcd: Option<&std::path::Path>,
+) -> Result<Box<dyn CycleSim>, String> {
+    let spec = hdl::export::rnic_rx_spec(width)?;
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        const SN: usize = 1 << STAG_INDEX_BITS;
+        const PN: usize = 1 << POSTED_SLOT_BITS;
+        crate::tx::top_engine(
+            engine,
+            &spec,
+            RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN>::new,
+            vcd,
+        )
+    })
+}
+
+/// [`rnic_rx_vcd`] without a waveform.
+pub fn rnic_rx(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    rnic_rx_vcd(engine, width, None)
+}
+
+/// The largest ULPDU_Length `rnic_rx_w<W>` takes (its `mpa_rx` release buffer).
+pub fn max_ulpdu(width: usize) -> Result<u32, String> {
+    crate::rx::mpa_rx_max_ulpdu(width)
+}
+
+/// Why a configuration cannot be loaded into `rnic_rx_w<W>`, if it cannot.
+pub fn check_fits(cfg: &ReceiverConfig, width: usize) -> Result<(), String> {
+    let limit = max_ulpdu(width)?;
+    if cfg.max_ulpdu > limit {
+        return Err(format!(
+            "max_ulpdu {} is above what rnic_rx_w{width} takes ({limit} octets, its release \
+             buffer): set max_ulpdu in the configuration",
+            cfg.max_ulpdu
+        ));
+    }
+    let mut used = BTreeMap::new();
+    for r in &cfg.regions {
+        let index = (r.stag >> 8) as usize;
+        if index >= STAG_ENTRIES {
+            return Err(format!(
+                "STag {:#010x}: index {index} (STag >> 8) is beyond the table's {STAG_ENTRIES} \
+                 entries (the hardware looks STags up by index, the low 8 bits are the key)",
+                r.stag
+            ));
+        }
+        if let Some(other) = used.insert(index, r.stag) {
+            return Err(format!(
+                "STags {other:#010x} and {:#010x} have the same index {index} (STag >> 8): the \
+                 table holds one of them",
+                r.stag
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where every region and posted buffer lives in the simulated memory.
+#[derive(Clone, Debug)]
+pub struct MemLayout {
+    /// Target, address of its first octet, length.
+    pub targets: Vec<(Target, u64, u64)>,
+}
+
+impl MemLayout {
+    /// Regions then buffers, each at a fresh address above 4 GiB with a random misalignment
+    /// (0..63 octets) and a random gap, so that payloads land at every lane and bursts cross
+    /// 4 KiB boundaries.
+    pub fn new(cfg: &ReceiverConfig, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut next = 0x0000_0001_0000_0000u64;
+        let mut targets = Vec::new();
+        let mut place = |t: Target, len: u64, rng: &mut ChaCha8Rng| {
+            let addr = next + rng.gen_range(0..64u64);
+            next = (addr + len + rng.gen_range(0..512u64) + 63) & !63;
+            targets.push((t, addr, len));
+        };
+        for r in &cfg.regions {
+            place(Target::Region(r.stag), r.len, &mut rng);
+        }
+        for p in &cfg.posted {
+            place(Target::Buffer { qn: p.qn, msn: p.msn }, p.len, &mut rng);
+        }
+        MemLayout { targets }
+    }
+
+    /// The address of `t`.
+    pub fn addr(&self, t: Target) -> Option<u64> {
+        self.targets.iter().find(|x| x.0 == t).map(|x| x.1)
+    }
+
+    /// The target whose range holds `addr`.
+    fn find(&self, addr: u64) -> Option<usize> {
+        self.targets.iter().position(|&(_, a, l)| addr >= a && addr < a + l.max(1))
+    }
+}
+
+/// A byte-addressed memory, 4 KiB pages allocated on first write (reads of unwritten octets
+/// are 0).
+#[derive(Default)]
+pub struct SparseMemory {
+    pages: HashMap<u64, Box<[u8; 4096]>>,
+}
+
+impl SparseMemory {
+    /// Writes one octet.
+    pub fn write(&mut self, addr: u64, v: u8) {
+        let page = self.pages.entry(addr >> 12).or_insert_with(|| Box::new([0; 4096]));
+        page[(addr & 4095) as usize] = v;
+    }
+
+    /// Reads `len` octets.
+    pub fn read(&self, addr: u64, len: u64) -> Vec<u8> {
+        (0..len)
+            .map(|i| {
+                let a = addr.wrapping_add(i);
+                self.pages.get(&(a >> 12)).map_or(0, |p| p[(a & 4095) as usize])
+            })
+            .collect()
+    }
+}
+
+/// An AXI4-Lite transaction for [`AxilMaster`].
+#[derive(Clone, Copy, Debug)]
+pub struct AxilOp {
+    /// Register address.
+    pub addr: u64,
+    /// `Some(value)` for a write, `None` for a read.
+    pub data: Option<u32>,
+    /// Write strobes (0xF for a whole register).
+    pub strb: u64,
+    /// The response this transaction must get (0 OKAY, 2 SLVERR); another fails the run.
+    pub expect_resp: u64,
+}
+
+impl AxilOp {
+    /// A whole-register write that must succeed.
+    pub fn write(addr: u64, data: u32) -> Self {
+        AxilOp { addr, data: Some(data), strb: 0xF, expect_resp: 0 }
+    }
+    /// A read that must succeed.
+    pub fn read(addr: u64) -> Self {
+        AxilOp { addr, data: None, strb: 0, expect_resp: 0 }
+    }
+}
+
+/// Port indices of the AXI4-Lite slave.
+#[derive(Clone, Copy, Debug)]
+struct AxilPorts {
+    awaddr: usize,
+    awvalid: usize,
+    awready: usize,
+    wdata: usize,
+    wstrb: usize,
+    wvalid: usize,
+    wready: usize,
+    bresp: usize,
+    bvalid: usize,
+    bready: usize,
+    araddr: usize,
+    arvalid: usize,
+    arready: usize,
+    rdata: usize,
+    rresp: usize,
+    rvalid: usize,
+    rready: usize,
+}
+
+impl AxilPorts {
+    fn find(sim: &dyn CycleSim, p: &str) -> Result<Self, String> {
+        let f = |n: &str| sim.port(&format!("{p}_{n}"));
+        Ok(AxilPorts {
+            awaddr: f("awaddr")?,
+            awvalid: f("awvalid")?,
+            awready: f("awready")?,
+            wdata: f("wdata")?,
+            wstrb: f("wstrb")?,
+            wvalid: f("wvalid")?,
+            wready: f("wready")?,
+            bresp: f("bresp")?,
+            bvalid: f("bvalid")?,
+            bready: f("bready")?,
+            araddr: f("araddr")?,
+            arvalid: f("arvalid")?,
+            arready: f("arready")?,
+            rdata: f("rdata")?,
+            rresp: f("rresp")?,
+            rvalid: f("rvalid")?,
+            rready: f("rready")?,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AxilPhase {
+    Idle,
+    Addr,
+    Resp,
+}
+
+/// A cycle-level AXI4-Lite master: transactions one at a time from a queue, every response
+/// checked against what the transaction expects.
+pub struct AxilMaster {
+    ports: AxilPorts,
+    queue: VecDeque<AxilOp>,
+    cur: Option<AxilOp>,
+    phase: AxilPhase,
+    /// Values read, in order.
+    pub reads: VecDeque<(u64, u32)>,
+    /// Transactions completed.
+    pub done: u64,
+    /// Cycles any transaction waited for an address handshake or a response.
+    pub busy_cycles: u64,
+}
+
+impl AxilMaster {
+    fn new(sim: &dyn CycleSim, prefix: &str) -> Result<Self, String> {
+        Ok(AxilMaster {
+            ports: AxilPorts::find(sim, prefix)?,
+            queue: VecDeque::new(),
+            cur: None,
+            phase: AxilPhase::Idle,
+            reads: VecDeque::new(),
+            done: 0,
+            busy_cycles: 0,
+        })
+    }
+
+    /// Queues a transaction.
+    pub fn push(&mut self, op: AxilOp) {
+        self.queue.push_back(op);
+    }
+
+    /// Nothing queued or in flight.
+    pub fn idle(&self) -> bool {
+        self.queue.is_empty() && self.cur.is_none()
+    }
+
+    fn drive(&mut self, sim: &mut dyn CycleSim) {
+        let p = self.ports;
+        if self.cur.is_none() {
+            if let Some(op) = self.queue.pop_front() {
+                self.cur = Some(op);
+                self.phase = AxilPhase::Addr;
+            }
+        }
+        let (mut awv, mut wv, mut arv, mut bready, mut rready) = (0, 0, 0, 0, 0);
+        if let Some(op) = self.cur {
+            self.busy_cycles += 1;
+            match (self.phase, op.data) {
+                (AxilPhase::Addr, Some(d)) => {
+                    sim.set_u64(p.awaddr, op.addr);
+                    sim.set_u64(p.wdata, d as u64);
+                    sim.set_u64(p.wstrb, op.strb);
+                    awv = 1;
+                    wv = 1;
+                }
+                (AxilPhase::Addr, None) => {
+                    sim.set_u64(p.araddr, op.addr);
+                    arv = 1;
+                }
+                (AxilPhase::Resp, Some(_)) => bready = 1,
+                (AxilPhase::Resp, None) => rready = 1,
+                _ => {}
+            }
+        }
+        sim.set_u64(p.awvalid, awv);
+        sim.set_u64(p.wvalid, wv);
+        sim.set_u64(p.arvalid, arv);
+        sim.set_u64(p.bready, bready);
+        sim.set_u64(p.rready, rready);
+    }
+
+    fn sample(&mut self, sim: &mut dyn CycleSim) -> Result<(), String> {
+        let p = self.ports;
+        let Some(op) = self.cur else { return Ok(()) };
+        match (self.phase, op.data) {
+            (AxilPhase::Addr, Some(_)) => {
+                let aw = sim.get_u64(p.awready) & 1 != 0;
+                let w = sim.get_u64(p.wready) & 1 != 0;
+                if aw != w {
+                    return Err(format!(
+                        "AXI4-Lite write to {:#x}: awready {aw} and wready {w} differ (the slave \
+                         takes both together)",
+                        op.addr
+                    ));
+                }
+                if aw {
+                    self.phase = AxilPhase::Resp;
+                }
+            }
+            (AxilPhase::Addr, None) => {
+                if sim.get_u64(p.arready) & 1 != 0 {
+                    self.phase = AxilPhase::Resp;
+                }
+            }
+            (AxilPhase::Resp, Some(_)) => {
+                if sim.get_u64(p.bvalid) & 1 != 0 {
+                    let resp = sim.get_u64(p.bresp);
+                    if resp != op.expect_resp {
+                        return Err(format!(
+                            "AXI4-Lite write of {:#x} to {:#x}: response {resp}, expected {}",
+                            op.data.unwrap_or(0),
+                            op.addr,
+                            op.expect_resp
+                        ));
+                    }
+                    self.cur = None;
+                    self.phase = AxilPhase::Idle;
+                    self.done += 1;
+                }
+            }
+            (AxilPhase::Resp, None) => {
+                if sim.get_u64(p.rvalid) & 1 != 0 {
+                    let resp = sim.get_u64(p.rresp);
+                    if resp != op.expect_resp {
+                        return Err(format!(
+                            "AXI4-Lite read of {:#x}: response {resp}, expected {}",
+                            op.addr, op.expect_resp
+                        ));
+                    }
+                    self.reads.push_back((op.addr, sim.get_u64(p.rdata) as u32));
+                    self.cur = None;
+                    self.phase = AxilPhase::Idle;
+                    self.done += 1;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The register writes that register one region (STAG_CMD = 1).
+pub fn register_region_ops(stag: u32, base: u64, len: u64, addr: u64, pd: u32, flags: u32) -> Vec<AxilOp> {
+    vec![
+        AxilOp::write(reg::STAG, stag),
+        AxilOp::write(reg::STAG_BASE_LO, base as u32),
+        AxilOp::write(reg::STAG_BASE_HI, (base >> 32) as u32),
+        AxilOp::write(reg::STAG_LEN_LO, len as u32),
+        AxilOp::write(reg::STAG_LEN_HI, (len >> 32) as u32),
+        AxilOp::write(reg::STAG_ADDR_LO, addr as u32),
+        AxilOp::write(reg::STAG_ADDR_HI, (addr >> 32) as u32),
+        AxilOp::write(reg::STAG_PD, pd),
+        AxilOp::write(reg::STAG_FLAGS, flags),
+        AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_WRITE),
+    ]
+}
+
+/// The register writes that post one buffer (POST_CMD = 1).
+pub fn post_buffer_ops(qn: u32, msn: u32, addr: u64, len: u32) -> Vec<AxilOp> {
+    vec![
+        AxilOp::write(reg::POST_QN, qn),
+        AxilOp::write(reg::POST_MSN, msn),
+        AxilOp::write(reg::POST_ADDR_LO, addr as u32),
+        AxilOp::write(reg::POST_ADDR_HI, (addr >> 32) as u32),
+        AxilOp::write(reg::POST_LEN, len),
+        AxilOp::write(reg::POST_CMD, reg::CMD_POST),
+    ]
+}
+
+/// The in-order byte stream TCP hands over, as `s_axis` packets: the segments sorted by
+/// sequence number from `origin`, every octet once (overlaps and duplicates trimmed, octets
+/// before `origin` dropped), FIN on the packet that carries the last octet. A gap (octets never
+/// sent) is left as it is: the segments after it are out of sequence and `mpa_rx` drops them,
+/// as in-order processing stops there.
+pub fn in_order_packets(segments: &[TcpSegment], origin: u32) -> Vec<crate::packet::InPacket> {
+    let mut out: Vec<crate::packet::InPacket> = Vec::new();
+    let mut edge = 0u64;
+    let mut fin_sent = false;
+    for i in crate::traffic::in_order_indices(segments, origin) {
+        let s = &segments[i];
+        let start = s.seq.wrapping_sub(origin) as i32 as i64;
+        let end = start + s.payload.len() as i64;
+        if end < edge as i64 || fin_sent {
+            continue;
+        }
+        let from = (edge as i64 - start).max(0) as usize;
+        let from = from.min(s.payload.len());
+        let payload = s.payload[from..].to_vec();
+        let first = (start + from as i64).max(0) as u64;
+        if payload.is_empty() && !s.fin {
+            continue;
+        }
+        let seq = origin.wrapping_add(first as u32);
+        out.push(crate::packet::InPacket {
+            data: payload.clone(),
+            user: seq as u64 | (s.fin as u64) << 32,
+        });
+        edge = edge.max(first + payload.len() as u64);
+        fin_sent |= s.fin;
+    }
+    out
+}
+
+/// Options of [`run_rnic`].
+#[derive(Clone, Debug)]
+pub struct RnicRunOptions {
+    /// When TCP may offer a beat.
+    pub idle: Pattern,
+    /// When the record consumer is ready.
+    pub evt_ready: Pattern,
+    /// When the memory takes an address.
+    pub aw_ready: Pattern,
+    /// When the memory takes a data beat.
+    pub w_ready: Pattern,
+    /// Each write response comes 0..=this many cycles after its burst's last beat.
+    pub b_delay_max: u64,
+    /// The burst (counted from 0) whose response is SLVERR (its data is not stored).
+    pub fail_burst: Option<u64>,
+    /// Seed of the memory layout and the response delays.
+    pub seed: u64,
+    /// Quiet cycles that end the run once everything was sent.
+    pub drain: u64,
+    /// Cycles allowed per input beat (timeout), plus a fixed 20,000.
+    pub cycles_per_beat: u64,
+}
+
+impl Default for RnicRunOptions {
+    fn default() -> Self {
+        RnicRunOptions {
+            idle: Pattern::Always,
+            evt_ready: Pattern::Always,
+            aw_ready: Pattern::Always,
+            w_ready: Pattern::Always,
+            b_delay_max: 0,
+            fail_burst: None,
+            seed: 1,
+            drain: 300,
+            cycles_per_beat: 60,
+        }
+    }
+}
+
+impl RnicRunOptions {
+    /// Random idle cycles, backpressure on the records and on AW and W, slow responses.
+    pub fn busy(seed: u64) -> Self {
+        RnicRunOptions {
+            idle: Pattern::Random { p: 0.7, seed: seed ^ 0x1 },
+            evt_ready: Pattern::Random { p: 0.5, seed: seed ^ 0x2 },
+            aw_ready: Pattern::Random { p: 0.6, seed: seed ^ 0x3 },
+            w_ready: Pattern::Random { p: 0.7, seed: seed ^ 0x4 },
+            b_delay_max: 40,
+            seed,
+            ..Default::default()
+        }
+    }
+}
+
+/// Counts and times of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RnicStats {
+    /// Cycles from the first input beat offered to the end.
+    pub cycles: u64,
+    /// Input beats.
+    pub beats_in: u64,
+    /// AW bursts.
+    pub bursts: u64,
+    /// W beats.
+    pub w_beats: u64,
+    /// Octets written (strobed).
+    pub octets_written: u64,
+    /// Cycle of each input packet's last beat.
+    pub in_last_cycles: Vec<u64>,
+    /// Cycle of every W beat.
+    pub w_cycles: Vec<u64>,
+    /// Cycle of the first and last input beat.
+    pub first_in: u64,
+    /// See `first_in`.
+    pub last_in: u64,
+    /// Cycle of each record.
+    pub record_cycles: Vec<u64>,
+    /// Cycles the AXI4-Lite driver spent before enabling the connection.
+    pub setup_cycles: u64,
+    /// Every burst: its address, beats, the target it started in, the cycle of its AW.
+    pub bursts_log: Vec<(u64, u64, Target, u64)>,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RnicRun {
+    /// The records, as the golden receiver's events (an error's reason is "hardware").
+    pub events: Vec<Event>,
+    /// The records as they came out.
+    pub records: Vec<Vec<u8>>,
+    /// The memory of every region and posted buffer.
+    pub memory: Vec<(Target, Vec<u8>)>,
+    /// Counts and times.
+    pub stats: RnicStats,
+    /// The registers read at the end: STATUS, ERR_CODE, ERR_SEQ, CNT_FPDUS, CNT_PLACED_LO,
+    /// CNT_RECORDS, CNT_BURSTS, CNT_RESPONSES, CNT_WRITE_ERRORS, QN0_MSN.
+    pub final_regs: BTreeMap<u64, u32>,
+}
+
+/// A record as a golden event.
+pub fn record_event(r: &[u8]) -> Result<Event, String> {
+    let u32_at = |o: usize| u32::from_le_bytes(r[o..o + 4].try_into().unwrap());
+    let u64_at = |o: usize| u64::from_le_bytes(r[o..o + 8].try_into().unwrap());
+    let seq = u32_at(record::SEQ);
+    let flags = r[record::FLAGS];
+    Ok(Event::Deliver(match r[record::KIND] {
+        record::KIND_SEND => Delivery::Send {
+            qn: u32_at(record::QN),
+            msn: u32_at(record::MSN),
+            len: u64_at(record::LEN),
+            se: flags & record::FLAG_SE != 0,
+            invalidate: (flags & record::FLAG_INVALIDATE != 0).then(|| u32_at(record::INV_STAG)),
+            seq,
+        },
+        record::KIND_WRITE => Delivery::Write {
+            stag: u32_at(record::STAG),
+            to: u64_at(record::TO),
+            len: u64_at(record::LEN),
+            seq,
+        },
+        record::KIND_READ_RESPONSE => Delivery::ReadResponse {
+            stag: u32_at(record::STAG),
+            to: u64_at(record::TO),
+            len: u64_at(record::LEN),
+            seq,
+        },
+        record::KIND_READ_REQUEST => Delivery::ReadRequest {
+            msn: u32_at(record::MSN),
+            sink_stag: u32_at(record::SINK_STAG),
+            sink_to: u64_at(record::SINK_TO),
+            size: u32_at(record::SIZE),
+            source_stag: u32_at(record::SOURCE_STAG),
+            source_to: u64_at(record::SOURCE_TO),
+            seq,
+        },
+        record::KIND_TERMINATE => Delivery::Terminate {
+            msn: u32_at(record::MSN),
+            layer: r[record::LAYER],
+            etype: r[record::LAYER + 1],
+            code: r[record::LAYER + 2],
+            len: u64_at(record::LEN),
+            seq,
+        },
+        record::KIND_ERROR => {
+            return Ok(Event::Error(ReceiveError {
+                code: TerminateCode {
+                    layer: r[record::LAYER],
+                    etype: r[record::LAYER + 1],
+                    code: r[record::LAYER + 2],
+                },
+                seq,
+                reason: if flags & record::FLAG_LOCAL != 0 {
+                    "hardware: a memory write failed".into()
+                } else {
+                    "hardware".into()
+                },
+            }))
+        }
+        k => return Err(format!("record of unknown kind {k}: {r:02x?}")),
+    }))
+}
+
+/// One burst as the memory model tracks it.
+struct Burst {
+    addr: u64,
+    beats: u64,
+    seen: u64,
+    target: usize,
+    index: u64,
+}
+
+/// The AXI4 write slave and its checks.
+struct AxiMemory {
+    width: usize,
+    layout: MemLayout,
+    mem: SparseMemory,
+    bursts: VecDeque<Burst>,
+    pending_w: VecDeque<(Vec<u8>, u64, bool)>,
+    responses: VecDeque<(u64, u64)>,
+    presenting_b: bool,
+    aw_ready: PatternGen,
+    w_ready: PatternGen,
+    aw_on: bool,
+    w_on: bool,
+    rng: ChaCha8Rng,
+    b_delay_max: u64,
+    fail_burst: Option<u64>,
+    issued: u64,
+    words: Vec<u64>,
+}
+
+/// Port indices of the AXI4 write channels.
+#[derive(Clone, Copy)]
+struct AxiPorts {
+    awaddr: usize,
+    awlen: usize,
+    awsize: usize,
+    awburst: usize,
+    awvalid: usize,
+    awready: usize,
+    wdata: usize,
+    wstrb: usize,
+    wlast: usize,
+    wvalid: usize,
+    wready: usize,
+    bresp: usize,
+    bvalid: usize,
+    bready: usize,
+}
+
+/// Which regions and buffers the peer may write now.
+struct Shadow {
+    allowed: Vec<bool>,
+}
+
+impl AxiMemory {
+    fn check_burst(&self, b: &Burst, strb: u64, data: &[u8]) -> Result<Vec<(u64, u8)>, String> {
+        let w = self.width as u64;
+        let beat_addr = (b.addr & !(w - 1)) + b.seen * w;
+        let (t, start, len) = self.layout.targets[b.target];
+        let mut out = Vec::new();
+        for lane in 0..w {
+            if strb >> lane & 1 == 0 {
+                continue;
+            }
+            let a = beat_addr + lane;
+            if a < b.addr && b.seen == 0 {
+                return Err(format!(
+                    "burst {} at {:#x}: octet {a:#x} strobed before the burst's address",
+                    b.index, b.addr
+                ));
+            }
+            if a < start || a >= start + len {
+                return Err(format!(
+                    "burst {} at {:#x}: octet {a:#x} is outside {t:?} [{start:#x}, {:#x}) that \
+                     the burst started in",
+                    b.index,
+                    b.addr,
+                    start + len
+                ));
+            }
+            out.push((a, data[lane as usize]));
+        }
+        Ok(out)
+    }
+}
+
+/// Resets `rnic_rx`, loads `cfg` through the register port, sends `segments` (in sequence
+/// order; see [`in_order_packets`]) and collects records and memory; see the module
+/// documentation for what is checked on the way.
+pub fn run_rnic(
+    sim: &mut dyn CycleSim,
+    cfg: &ReceiverConfig,
+    segments: &[TcpSegment],
+    opts: &RnicRunOptions,
+) -> Result<RnicRun, String> {
+    let s = StreamPorts::find(sim, "s_axis")?;
+    let width = s.width;
+    check_fits(cfg, width)?;
+    let evt = StreamPorts::find(sim, "m_axis_evt")?;
+    let f = |n: &str| sim.port(&format!("m_axi_{n}"));
+    let ap = AxiPorts {
+        awaddr: f("awaddr")?,
+        awlen: f("awlen")?,
+        awsize: f("awsize")?,
+        awburst: f("awburst")?,
+        awvalid: f("awvalid")?,
+        awready: f("awready")?,
+        wdata: f("wdata")?,
+        wstrb: f("wstrb")?,
+        wlast: f("wlast")?,
+        wvalid: f("wvalid")?,
+        wready: f("wready")?,
+        bresp: f("bresp")?,
+        bvalid: f("bvalid")?,
+        bready: f("bready")?,
+    };
+    let layout = MemLayout::new(cfg, opts.seed);
+    let mut axil = AxilMaster::new(sim, "s_axil")?;
+    let mut mem = AxiMemory {
+        width,
+        layout: layout.clone(),
+        mem: SparseMemory::default(),
+        bursts: VecDeque::new(),
+        pending_w: VecDeque::new(),
+        responses: VecDeque::new(),
+        presenting_b: false,
+        aw_ready: PatternGen::new(opts.aw_ready.clone()),
+        w_ready: PatternGen::new(opts.w_ready.clone()),
+        aw_on: false,
+        w_on: false,
+        rng: ChaCha8Rng::seed_from_u64(opts.seed ^ 0xB0B),
+        b_delay_max: opts.b_delay_max,
+        fail_burst: opts.fail_burst,
+        issued: 0,
+        words: vec![0; words_for(8 * width)],
+    };
+    // What the peer may write: regions valid, of the stream's PD, with remote write; buffers
+    // once posted, until delivered.
+    let mut shadow = Shadow { allowed: vec![false; layout.targets.len()] };
+    for (i, (t, _, _)) in layout.targets.iter().enumerate() {
+        if let Target::Region(stag) = t {
+            let r = cfg.regions.iter().find(|r| r.stag == *stag).expect("region");
+            shadow.allowed[i] = r.valid && r.write && r.pd == cfg.pd;
+        }
+    }
+    let target_index = |t: Target| layout.targets.iter().position(|x| x.0 == t);
+
+    // Settings, regions, the first buffers of every queue, then enable.
+    let ctrl = reg::CTRL_ENABLE
+        | if cfg.markers { reg::CTRL_MARKERS } else { 0 }
+        | if cfg.crc { reg::CTRL_CRC } else { 0 }
+        | if cfg.version == golden::receiver::VersionName::Rdmac { reg::CTRL_RDMAC } else { 0 };
+    for op in [
+        AxilOp::write(reg::ORIGIN, cfg.origin),
+        AxilOp::write(reg::MAX_ULPDU, cfg.max_ulpdu),
+        AxilOp::write(reg::PD, cfg.pd),
+        AxilOp::write(reg::MSN_WINDOW, cfg.msn_window),
+        AxilOp::write(reg::FIRST_MSN, cfg.first_msn),
+    ] {
+        axil.push(op);
+    }
+    for r in &cfg.regions {
+        let addr = layout.addr(Target::Region(r.stag)).expect("laid out");
+        let flags = r.valid as u32 | (r.write as u32) << 1 | (r.read as u32) << 2;
+        for op in register_region_ops(r.stag, r.base, r.len, addr, r.pd, flags) {
+            axil.push(op);
+        }
+    }
+    let mut base: [u32; 3] = [cfg.first_msn; 3];
+    let mut posted = vec![false; cfg.posted.len()];
+    let post_window = |axil: &mut AxilMaster,
+                       posted: &mut Vec<bool>,
+                       shadow: &mut Shadow,
+                       qn: u32,
+                       base: u32| {
+        for (k, p) in cfg.posted.iter().enumerate() {
+            if p.qn == qn && !posted[k] && p.msn.wrapping_sub(base) < POSTED_PER_QUEUE as u32 {
+                let t = Target::Buffer { qn: p.qn, msn: p.msn };
+                let addr = layout.addr(t).expect("laid out");
+                let len = u32::try_from(p.len).unwrap_or(u32::MAX);
+                for op in post_buffer_ops(p.qn, p.msn, addr, len) {
+                    axil.push(op);
+                }
+                posted[k] = true;
+                if let Some(i) = target_index(t) {
+                    shadow.allowed[i] = true;
+                }
+            }
+        }
+    };
+    for qn in 0..3 {
+        post_window(&mut axil, &mut posted, &mut shadow, qn, base[qn as usize]);
+    }
+    axil.push(AxilOp::write(reg::CTRL, ctrl));
+
+    let packets = in_order_packets(segments, cfg.origin);
+    let beats = crate::packet::packet_beats(&packets, width, 0xA5);
+    let total_in = beats.len() as u64;
+    let mut src = StreamDriver::new(s, opts.idle.clone());
+    src.push(beats);
+    let mut snk = ReadyDriver::new(evt, opts.evt_ready.clone());
+    let mut mon_s = HandshakeMonitor::new("s_axis", s);
+    let mut mon_e = HandshakeMonitor::new("m_axis_evt", evt);
+    sim.set_u64(s.valid, 0);
+    sim.set_u64(evt.ready, 0);
+    sim.set_u64(ap.awready, 0);
+    sim.set_u64(ap.wready, 0);
+    sim.set_u64(ap.bvalid, 0);
+    sim.set_u64(ap.bresp, 0);
+    sim.reset(2)?;
+    let start = sim.cycles();
+    let mut stats = RnicStats::default();
+    let mut records: Vec<Vec<u8>> = Vec::new();
+    let mut events = Vec::new();
+    let mut quiet = 0u64;
+    let mut finished = false;
+    let mut enabled = false;
+    let budget = 20_000 + opts.cycles_per_beat * total_in;
+    let w = width as u64;
+    loop {
+        let now = sim.cycles();
+        // ---- Drive (TCP offers beats from the start: none may be taken before enable). ----
+        src.drive(sim);
+        snk.drive(sim);
+        axil.drive(sim);
+        mem.aw_on = mem.aw_ready.next_on();
+        mem.w_on = mem.w_ready.next_on();
+        sim.set_u64(ap.awready, mem.aw_on as u64);
+        sim.set_u64(ap.wready, mem.w_on as u64);
+        if !mem.presenting_b {
+            if let Some(&(due, resp)) = mem.responses.front() {
+                if due <= now {
+                    mem.presenting_b = true;
+                    sim.set_u64(ap.bresp, resp);
+                }
+            }
+        }
+        sim.set_u64(ap.bvalid, mem.presenting_b as u64);
+        sim.eval();
+
+        // ---- Sample. ----
+        mon_s.sample(sim, false);
+        mon_e.sample(sim, false);
+        let sent_before = src.sent;
+        src.sample(sim);
+        if src.sent > sent_before {
+            if !enabled {
+                return Err(format!("cycle {now}: s_axis took a beat before CTRL.enable"));
+            }
+            if stats.beats_in == 0 {
+                stats.first_in = now;
+            }
+            stats.beats_in += 1;
+            stats.last_in = now;
+            quiet = 0;
+        }
+        axil.sample(sim)?;
+        if !enabled && axil.idle() {
+            enabled = true;
+            stats.setup_cycles = now - start;
+        }
+        let nrec = snk.beats.len();
+        snk.sample(sim);
+        if snk.beats.len() > nrec {
+            quiet = 0;
+            let (_, b) = snk.beats.last().unwrap();
+            if !b.last || b.keep != u64::MAX {
+                return Err(format!("cycle {now}: a record beat without tlast or full tkeep"));
+            }
+            if finished {
+                return Err(format!("cycle {now}: a record after the last one (error/Terminate)"));
+            }
+            let r = b.data.clone();
+            if b.user != r[record::KIND] as u64 {
+                return Err(format!("cycle {now}: record tuser {} is not its kind", b.user));
+            }
+            let e = record_event(&r)?;
+            // The consumer's view: what the record releases or retires.
+            match &e {
+                Event::Deliver(Delivery::Send { qn, msn, invalidate, .. }) => {
+                    if let Some(stag) = invalidate {
+                        if let Some(i) = target_index(Target::Region(*stag)) {
+                            shadow.allowed[i] = false;
+                        }
+                    }
+                    if let Some(i) = target_index(Target::Buffer { qn: *qn, msn: *msn }) {
+                        shadow.allowed[i] = false;
+                    }
+                    base[(*qn as usize).min(2)] = msn.wrapping_add(1);
+                    post_window(&mut axil, &mut posted, &mut shadow, *qn, base[(*qn as usize).min(2)]);
+                }
+                Event::Deliver(Delivery::ReadRequest { msn, .. }) => {
+                    if let Some(i) = target_index(Target::Buffer { qn: 1, msn: *msn }) {
+                        shadow.allowed[i] = false;
+                    }
+                    base[1] = msn.wrapping_add(1);
+                    post_window(&mut axil, &mut posted, &mut shadow, 1, base[1]);
+                }
+                Event::Deliver(Delivery::Terminate { .. }) | Event::Error(_) => finished = true,
+                _ => {}
+            }
+            stats.record_cycles.push(now);
+            events.push(e);
+            records.push(r);
+        }
+        // AW.
+        if mem.aw_on && sim.get_u64(ap.awvalid) & 1 != 0 {
+            quiet = 0;
+            let addr = sim.get_u64(ap.awaddr);
+            let len = sim.get_u64(ap.awlen) + 1;
+            let size = sim.get_u64(ap.awsize);
+            let burst = sim.get_u64(ap.awburst);
+            let index = mem.issued;
+            mem.issued += 1;
+            if size != w.trailing_zeros() as u64 || burst != 1 {
+                return Err(format!("burst {index}: AWSIZE {size}, AWBURST {burst} (INCR of W)"));
+            }
+            let first_beat = addr & !(w - 1);
+            if (first_beat & 4095) + len * w > 4096 {
+                return Err(format!("burst {index} at {addr:#x}: {len} beats cross 4 KiB"));
+            }
+            let Some(t) = mem.layout.find(addr) else {
+                return Err(format!(
+                    "burst {index}: address {addr:#x} is in no region or posted buffer"
+                ));
+            };
+            if !shadow.allowed[t] {
+                return Err(format!(
+                    "burst {index}: address {addr:#x} is in {:?}, which the peer may not write \
+                     now",
+                    mem.layout.targets[t].0
+                ));
+            }
+            mem.bursts.push_back(Burst { addr, beats: len, seen: 0, target: t, index });
+            stats.bursts_log.push((addr, len, mem.layout.targets[t].0, now));
+            stats.bursts += 1;
+        }
+        // W (queued until its burst's address is known).
+        if mem.w_on && sim.get_u64(ap.wvalid) & 1 != 0 {
+            quiet = 0;
+            sim.get(ap.wdata, &mut mem.words);
+            let data = crate::bytes_from_words(&mem.words, width);
+            let strb = sim.get_u64(ap.wstrb);
+            let last = sim.get_u64(ap.wlast) & 1 != 0;
+            mem.pending_w.push_back((data, strb, last));
+            stats.w_beats += 1;
+            stats.w_cycles.push(now);
+        }
+        while !mem.pending_w.is_empty() {
+            let Some(pos) = mem.bursts.iter().position(|b| b.seen < b.beats) else { break };
+            let (data, strb, last) = mem.pending_w.pop_front().unwrap();
+            let octets = mem.check_burst(&mem.bursts[pos], strb, &data)?;
+            let b = &mut mem.bursts[pos];
+            b.seen += 1;
+            if last != (b.seen == b.beats) {
+                return Err(format!(
+                    "burst {} at {:#x}: WLAST {last} on beat {} of {}",
+                    b.index, b.addr, b.seen, b.beats
+                ));
+            }
+            let fail = mem.fail_burst == Some(b.index);
+            let done = b.seen == b.beats;
+            stats.octets_written += octets.len() as u64;
+            if !fail {
+                for (a, v) in octets {
+                    mem.mem.write(a, v);
+                }
+            }
+            if done {
+                let d = mem.rng.gen_range(0..=mem.b_delay_max);
+                mem.responses.push_back((now + 1 + d, if fail { 2 } else { 0 }));
+                mem.bursts.remove(pos);
+            }
+        }
+        // B.
+        if mem.presenting_b {
+            if sim.get_u64(ap.bready) & 1 == 0 {
+                return Err(format!("cycle {now}: bready low (the master keeps it high)"));
+            }
+            mem.responses.pop_front();
+            mem.presenting_b = false;
+            quiet = 0;
+        }
+        sim.tick();
+        quiet += 1;
+        if src.pending() == 0
+            && axil.idle()
+            && mem.responses.is_empty()
+            && mem.pending_w.is_empty()
+            && quiet > opts.drain
+        {
+            break;
+        }
+        if sim.cycles() - start > budget {
+            return Err(format!(
+                "timeout after {} cycles: {} of {total_in} input beats sent, {} records, {} \
+                 bursts, AXI4-Lite {}",
+                sim.cycles() - start,
+                src.sent,
+                records.len(),
+                stats.bursts,
+                if axil.idle() { "idle" } else { "busy" }
+            ));
+        }
+    }
+    let violations: Vec<String> =
+        mon_s.violations.iter().chain(&mon_e.violations).cloned().collect();
+    if !violations.is_empty() {
+        return Err(violations.join("\n"));
+    }
+    if !mem.bursts.is_empty() {
+        return Err(format!("{} bursts never completed", mem.bursts.len()));
+    }
+    // The registers at the end.
+    let regs = [
+        reg::STATUS,
+        reg::ERR_CODE,
+        reg::ERR_SEQ,
+        reg::CNT_FPDUS,
+        reg::CNT_PLACED_LO,
+        reg::CNT_RECORDS,
+        reg::CNT_BURSTS,
+        reg::CNT_RESPONSES,
+        reg::CNT_WRITE_ERRORS,
+        reg::QN0_MSN,
+    ];
+    for a in regs {
+        axil.push(AxilOp::read(a));
+    }
+    let mut guard = 0;
+    while !axil.idle() {
+        axil.drive(sim);
+        sim.set_u64(s.valid, 0);
+        sim.eval();
+        axil.sample(sim)?;
+        sim.tick();
+        guard += 1;
+        if guard > 1000 {
+            return Err("the register reads at the end did not complete".into());
+        }
+    }
+    let final_regs: BTreeMap<u64, u32> = axil.reads.drain(..).collect();
+    stats.cycles = sim.cycles() - start;
+    stats.in_last_cycles = src.last_cycles.clone();
+    let memory = layout.targets.iter().map(|&(t, a, l)| (t, mem.mem.read(a, l))).collect();
+    Ok(RnicRun { events, records, memory, stats, final_regs })
+}
