@@ -380,6 +380,29 @@ impl AxilMaster {
     }
 }
 
+/// Runs AXI4-Lite transactions one after the other on `sim` (nothing else driven but idle
+/// streams), each checked against its expected response; returns the values read.
+pub fn axil_run(sim: &mut dyn CycleSim, ops: &[AxilOp]) -> Result<Vec<(u64, u32)>, String> {
+    let mut m = AxilMaster::new(sim, "s_axil")?;
+    for op in ops {
+        m.push(*op);
+    }
+    let s = StreamPorts::find(sim, "s_axis")?;
+    sim.set_u64(s.valid, 0);
+    let mut guard = 0u64;
+    while !m.idle() {
+        m.drive(sim);
+        sim.eval();
+        m.sample(sim)?;
+        sim.tick();
+        guard += 1;
+        if guard > 100 + 50 * ops.len() as u64 {
+            return Err(format!("AXI4-Lite: {} of {} transactions done", m.done, ops.len()));
+        }
+    }
+    Ok(m.reads.into_iter().collect())
+}
+
 /// The register writes that register one region (STAG_CMD = 1).
 pub fn register_region_ops(stag: u32, base: u64, len: u64, addr: u64, pd: u32, flags: u32) -> Vec<AxilOp> {
     vec![
@@ -463,6 +486,10 @@ pub struct RnicRunOptions {
     pub drain: u64,
     /// Cycles allowed per input beat (timeout), plus a fixed 20,000.
     pub cycles_per_beat: u64,
+    /// Start without `rst`: clear CTRL.enable first (the connection resets once quiet; the
+    /// tables keep their entries, which the new settings overwrite where the configuration has
+    /// them), then load the configuration and enable.
+    pub soft_start: bool,
 }
 
 impl Default for RnicRunOptions {
@@ -477,6 +504,7 @@ impl Default for RnicRunOptions {
             seed: 1,
             drain: 300,
             cycles_per_beat: 60,
+            soft_start: false,
         }
     }
 }
@@ -751,6 +779,9 @@ pub fn run_rnic(
     let target_index = |t: Target| layout.targets.iter().position(|x| x.0 == t);
 
     // Settings, regions, the first buffers of every queue, then enable.
+    if opts.soft_start {
+        axil.push(AxilOp::write(reg::CTRL, reg::CTRL_CRC));
+    }
     let ctrl = reg::CTRL_ENABLE
         | if cfg.markers { reg::CTRL_MARKERS } else { 0 }
         | if cfg.crc { reg::CTRL_CRC } else { 0 }
@@ -812,7 +843,9 @@ pub fn run_rnic(
     sim.set_u64(ap.wready, 0);
     sim.set_u64(ap.bvalid, 0);
     sim.set_u64(ap.bresp, 0);
-    sim.reset(2)?;
+    if !opts.soft_start {
+        sim.reset(2)?;
+    }
     let start = sim.cycles();
     let mut stats = RnicStats::default();
     let mut records: Vec<Vec<u8>> = Vec::new();

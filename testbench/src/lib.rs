@@ -276,3 +276,174 @@ pub mod rx_check {
         run
     }
 }
+
+/// `rnic_rx` against the golden receiver: one connection through the hardware
+/// ([`sim::place::run_rnic`]) and through [`golden::receiver::Receiver`] in sequence order
+/// (`rnic place --inorder`), with the same deliveries, the same error (code and FPDU) and the
+/// same memory in every region and posted buffer.
+pub mod rnic {
+    use golden::receiver::{Event, ReceiverConfig};
+    use sim::place::{run_rnic, RnicRun, RnicRunOptions};
+    use sim::traffic::{run_receiver, TcpSegment};
+
+    /// An event without the error's reason (the hardware has none to give).
+    pub fn comparable(e: &Event) -> String {
+        match e {
+            Event::Deliver(d) => format!("{d:?}"),
+            Event::Error(x) => format!("Error {} at seq {}", x.code, x.seq),
+        }
+    }
+
+    /// Runs the connection on `sim` and on the golden receiver; panics (naming `what`) at the
+    /// first difference. Returns the hardware run and the golden events.
+    pub fn check_connection(
+        sim: &mut dyn sim::CycleSim,
+        cfg: &ReceiverConfig,
+        segments: &[TcpSegment],
+        opts: &RnicRunOptions,
+        what: &str,
+    ) -> (RnicRun, Vec<Event>) {
+        let hw = run_rnic(sim, cfg, segments, opts)
+            .unwrap_or_else(|e| panic!("{what}: hardware run failed: {e}"));
+        let gold = run_receiver(cfg, segments, true, None, false)
+            .unwrap_or_else(|e| panic!("{what}: golden run failed: {e}"));
+        let g_events: Vec<Event> = gold.events().into_iter().cloned().collect();
+        let hw_c: Vec<String> = hw.events.iter().map(comparable).collect();
+        let g_c: Vec<String> = g_events.iter().map(comparable).collect();
+        if hw_c != g_c {
+            let first = hw_c.iter().zip(&g_c).position(|(a, b)| a != b).unwrap_or(hw_c.len().min(g_c.len()));
+            panic!(
+                "{what}: events differ at #{first} ({} hardware, {} golden):\n  hardware: {:?}\n  golden:   {:?}",
+                hw_c.len(),
+                g_c.len(),
+                hw_c.get(first),
+                g_c.get(first)
+            );
+        }
+        let memory = gold.receiver.memory();
+        for (t, bytes) in &hw.memory {
+            let g = memory.get(*t).unwrap_or_else(|| panic!("{what}: golden has no {t:?}"));
+            if g != bytes.as_slice() {
+                let at = g.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(0);
+                panic!(
+                    "{what}: memory of {t:?} differs at octet {at} of {}: hardware {:02x?}, golden {:02x?}",
+                    g.len(),
+                    &bytes[at..(at + 16).min(bytes.len())],
+                    &g[at..(at + 16).min(g.len())]
+                );
+            }
+        }
+        (hw, g_events)
+    }
+
+    /// Protection domain of [`crafted_config`].
+    pub const PD: u32 = 7;
+    /// Sequence number of the first octet of [`crafted_config`] (the stream wraps 2^32 after
+    /// 4 KiB).
+    pub const ORIGIN: u32 = 0xFFFF_F000;
+    /// A writable region at TO [`BASE`], [`REGION_LEN`] octets.
+    pub const STAG: u32 = 0x0155;
+    /// Length of the [`STAG`] region: 1 MiB.
+    pub const REGION_LEN: u64 = 1 << 20;
+    /// Its base TO.
+    pub const BASE: u64 = 0x0010_0000;
+    /// A writable region whose last octet is at TO 2^64 - 1 (4 KiB).
+    pub const STAG_TOP: u32 = 0x02AA;
+    /// A region of another protection domain.
+    pub const STAG_OTHER_PD: u32 = 0x0333;
+    /// A region without remote write.
+    pub const STAG_READ_ONLY: u32 = 0x0444;
+    /// A region registered invalid.
+    pub const STAG_INVALID: u32 = 0x0555;
+    /// A writable region for Sends with Invalidate to invalidate.
+    pub const STAG_VICTIM: u32 = 0x0666;
+    /// Base TO of the other small regions.
+    pub const SMALL_BASE: u64 = 0x2000;
+
+    /// A configuration for hand-built streams: the regions above (4 KiB each but [`STAG`]),
+    /// queue 0 with buffers of 4 KiB for MSNs 1..=12, queue 1 with 28-octet buffers for MSNs
+    /// 1..=3, queue 2 with a 64-octet buffer for MSN 1; MSN window 16, ULPDU_Length limit 9000.
+    pub fn crafted_config(markers: bool) -> ReceiverConfig {
+        use golden::receiver::{PostedConfig, RegionConfig, VersionName};
+        let region = |stag, base, len, pd, write, valid| RegionConfig {
+            stag,
+            base,
+            len,
+            pd,
+            write,
+            read: true,
+            valid,
+        };
+        let mut posted: Vec<PostedConfig> =
+            (1..=12).map(|msn| PostedConfig { qn: 0, msn, len: 4096 }).collect();
+        posted.extend((1..=3).map(|msn| PostedConfig { qn: 1, msn, len: 28 }));
+        posted.push(PostedConfig { qn: 2, msn: 1, len: 64 });
+        ReceiverConfig {
+            markers,
+            crc: true,
+            origin: ORIGIN,
+            aligned_detect: true,
+            reassembly_octets: 1 << 20,
+            records: 64,
+            pd: PD,
+            msn_window: 16,
+            max_ulpdu: 9000,
+            first_msn: 1,
+            version: VersionName::Rfc5040,
+            regions: vec![
+                region(STAG, BASE, REGION_LEN, PD, true, true),
+                region(STAG_TOP, u64::MAX - 4095, 4096, PD, true, true),
+                region(STAG_OTHER_PD, SMALL_BASE, 4096, PD + 1, true, true),
+                region(STAG_READ_ONLY, SMALL_BASE, 4096, PD, false, true),
+                region(STAG_INVALID, SMALL_BASE, 4096, PD, true, false),
+                region(STAG_VICTIM, SMALL_BASE, 4096, PD, true, true),
+            ],
+            posted,
+        }
+    }
+
+    /// `ulpdus` framed from the origin (Markers and CRC as `cfg` says) and cut into TCP
+    /// segments of `cut` octets (the last one shorter, with FIN).
+    pub fn crafted_segments(cfg: &ReceiverConfig, ulpdus: &[Vec<u8>], cut: usize) -> Vec<TcpSegment> {
+        let fc = golden::fpdu::FramingConfig { markers: cfg.markers, crc: cfg.crc, offset: 0 };
+        let mut f = golden::fpdu::Framer::new(fc).expect("offset 0");
+        let mut wire = Vec::new();
+        for u in ulpdus {
+            f.frame_into(u, &mut wire).expect("ULPDU below 64768 octets");
+        }
+        let n = wire.len().div_ceil(cut.max(1)).max(1);
+        (0..n)
+            .map(|i| {
+                let a = i * cut;
+                let b = ((i + 1) * cut).min(wire.len());
+                TcpSegment {
+                    seq: cfg.origin.wrapping_add(a as u32),
+                    payload: wire[a.min(b)..b].to_vec(),
+                    fin: i + 1 == n,
+                }
+            })
+            .collect()
+    }
+
+    /// A connection small enough for the rust-hdl model: `messages` messages of the generator
+    /// (`sim::traffic`) for `scenario`, its segments and configuration.
+    pub fn traffic(
+        scenario: sim::traffic::Scenario,
+        seed: u64,
+        markers: bool,
+        crc: bool,
+        messages: usize,
+        fault: Option<sim::traffic::Fault>,
+    ) -> (ReceiverConfig, Vec<TcpSegment>) {
+        let t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+            scenario,
+            seed,
+            markers,
+            crc,
+            messages,
+            fault,
+            ..Default::default()
+        });
+        (t.config, t.segments)
+    }
+}

@@ -1,0 +1,575 @@
+//! `rnic_rx` (DDP/RDMAP placement behind `mpa_rx`, `hdl::place`) against the golden receiver in
+//! sequence order (`rnic place --inorder`): the same deliveries, the same error (code and FPDU)
+//! and the same memory in every region and posted buffer, with every memory write checked
+//! against the regions and buffers the peer may write at the moment it is issued
+//! (`sim::place::run_rnic`).
+//!
+//! At every width on both engines: generated connections (`sim::traffic`, scenario `inorder`,
+//! Markers and CRC on and off) with and without idle cycles and backpressure on every stream
+//! and AXI channel; every fault of the generator. At every width on Verilator (and W = 8 on the
+//! rust-hdl model): hand-built edge cases, one connection each (the short-ULPDU boundary of
+//! every opcode, TO wrap at 2^64, bounds by one octet at either end, zero-length segments, MSN
+//! wrap and window, MO and length, an STag invalidated earlier in the same stream, the
+//! cannot-invalidate codes, multi-segment messages, a peer's Terminate, the RDMAC version) and
+//! writes at every lane alignment and short length, long writes (256-beat bursts, 4 KiB
+//! boundaries). At W = 8: the register map, a failed memory write, reset with traffic offered,
+//! a connection disabled and restarted, the engines in lockstep.
+
+use golden::ddp::*;
+use golden::receiver::{Delivery, Event, ReceiverConfig};
+use hdl::place::reg;
+use sim::place::{axil_run, run_rnic, AxilOp, RnicRunOptions};
+use sim::traffic::{Fault, Scenario};
+use sim::CycleSim;
+use testbench::rnic::*;
+
+const V: ProtocolVersion = ProtocolVersion::Rfc5040;
+
+fn write_to(stag: u32, to: u64, payload: &[u8], last: bool) -> Vec<u8> {
+    let h = TaggedHeader::new(Opcode::RdmaWrite, last, stag, to, V);
+    DdpSegment::Tagged { header: h, payload: payload.to_vec() }.encode()
+}
+
+fn read_response(stag: u32, to: u64, payload: &[u8], last: bool) -> Vec<u8> {
+    let h = TaggedHeader::new(Opcode::RdmaReadResponse, last, stag, to, V);
+    DdpSegment::Tagged { header: h, payload: payload.to_vec() }.encode()
+}
+
+fn send(op: Opcode, msn: u32, mo: u32, payload: &[u8], last: bool, inv: u32) -> Vec<u8> {
+    let qn = match op {
+        Opcode::RdmaReadRequest => QN_READ_REQUEST,
+        Opcode::Terminate => QN_TERMINATE,
+        _ => QN_SEND,
+    };
+    let mut h = UntaggedHeader::new(op, last, qn, msn, mo, V);
+    h.invalidate_stag = inv;
+    DdpSegment::Untagged { header: h, payload: payload.to_vec() }.encode()
+}
+
+fn payload(n: usize, salt: u8) -> Vec<u8> {
+    (0..n).map(|i| (i as u8).wrapping_mul(37).wrapping_add(salt)).collect()
+}
+
+fn read_request(msn: u32) -> Vec<u8> {
+    let r = ReadRequestHeader {
+        sink_stag: 0xDEAD_BE01,
+        sink_to: 0x0102_0304_0506_0708,
+        size: 4000,
+        source_stag: STAG,
+        source_to: BASE + 16,
+    };
+    DdpSegment::read_request(msn, &r, V).encode()
+}
+
+fn terminate(msn: u32) -> Vec<u8> {
+    let t = TerminateControl {
+        code: TerminateCode::DDP_TAGGED_BASE_BOUNDS,
+        m: false,
+        d: true,
+        r: false,
+        reserved: 0,
+    };
+    DdpSegment::terminate(msn, &t, &payload(14, 9), V).encode()
+}
+
+/// One hand-built connection on `sim`, compared with the golden receiver.
+fn crafted(
+    sim: &mut dyn CycleSim,
+    cfg: &ReceiverConfig,
+    ulpdus: &[Vec<u8>],
+    cut: usize,
+    opts: &RnicRunOptions,
+    what: &str,
+) -> Vec<Event> {
+    let segs = crafted_segments(cfg, ulpdus, cut);
+    check_connection(sim, cfg, &segs, opts, what).1
+}
+
+fn last_error(events: &[Event]) -> Option<(TerminateCode, u32)> {
+    events.iter().find_map(|e| match e {
+        Event::Error(x) => Some((x.code, x.seq)),
+        _ => None,
+    })
+}
+
+/// Generated connections (`inorder` scenario) with Markers and CRC on and off.
+fn generated(engine: &str, w: usize, seeds: u64, messages: usize) {
+    let mut sim = sim::place::rnic_rx(engine, w).unwrap();
+    for seed in 0..seeds {
+        for (markers, crc) in [(false, true), (true, true), (false, false), (true, false)] {
+            let (cfg, segs) = traffic(Scenario::InOrder, seed, markers, crc, messages, None);
+            let opts = if seed % 2 == 0 {
+                RnicRunOptions { seed, ..Default::default() }
+            } else {
+                RnicRunOptions::busy(seed * 7 + w as u64)
+            };
+            let what = format!("w{w} {engine} seed {seed} markers {markers} crc {crc}");
+            let (hw, g) = check_connection(sim.as_mut(), &cfg, &segs, &opts, &what);
+            assert_eq!(g.len(), messages, "{what}: every message delivered");
+            assert!(hw.stats.bursts > 0, "{what}: memory written");
+            // The counters agree with what was seen.
+            assert_eq!(hw.final_regs[&reg::CNT_RECORDS] as usize, hw.records.len(), "{what}");
+            assert_eq!(hw.final_regs[&reg::CNT_BURSTS] as u64, hw.stats.bursts, "{what}");
+            assert_eq!(hw.final_regs[&reg::CNT_RESPONSES] as u64, hw.stats.bursts, "{what}");
+        }
+    }
+}
+
+/// Every fault of the generator, Markers on and off, reported as the golden receiver reports
+/// it (and as the generator says it must be: the fault's code at its FPDU).
+fn faults(engine: &str, w: usize, only: Option<&[Fault]>, messages: usize) {
+    let mut sim = sim::place::rnic_rx(engine, w).unwrap();
+    for (i, f) in Fault::ALL.iter().enumerate() {
+        if only.is_some_and(|o| !o.contains(f)) {
+            continue;
+        }
+        for markers in [false, true] {
+            if !f.applies(markers, true) {
+                continue;
+            }
+            let t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+                scenario: Scenario::Faults,
+                seed: 100 + i as u64,
+                markers,
+                messages,
+                fault: Some(*f),
+                ..Default::default()
+            });
+            let opts = if i % 2 == 0 {
+                RnicRunOptions { seed: i as u64, ..Default::default() }
+            } else {
+                RnicRunOptions::busy(i as u64 + w as u64)
+            };
+            let what = format!("w{w} {engine} fault {} markers {markers}", f.name());
+            let (hw, g) = check_connection(sim.as_mut(), &t.config, &t.segments, &opts, &what);
+            assert_eq!(last_error(&g), t.expected_error(), "{what}: the fault's error");
+            assert!(matches!(hw.events.last(), Some(Event::Error(_))), "{what}: error last");
+            let code = t.expected_error().unwrap().0;
+            let enc = hdl::place::term::encode(code.layer, code.etype, code.code) as u32;
+            assert_eq!(hw.final_regs[&reg::ERR_CODE], enc | 1 << 16, "{what}: ERR_CODE");
+            assert_eq!(hw.final_regs[&reg::ERR_SEQ], t.expected_error().unwrap().1, "{what}");
+            assert_eq!(hw.final_regs[&reg::STATUS] & 0b110, 0b110, "{what}: stopped, error");
+        }
+    }
+}
+
+/// The hand-built edge cases, each its own connection.
+fn edge_cases(engine: &str, w: usize) {
+    let mut sim = sim::place::rnic_rx(engine, w).unwrap();
+    let sim = sim.as_mut();
+    let cfg = crafted_config(false);
+    let busy = RnicRunOptions::busy(w as u64);
+    let quiet = RnicRunOptions::default();
+    let err = |e: &[Event]| last_error(e).map(|x| x.0);
+
+    // The short-ULPDU boundary of every opcode: exactly its header (and the Read Request's 28,
+    // the Terminate's 4 octets) is taken, one octet less is an error.
+    let full: Vec<(&str, Vec<u8>)> = vec![
+        ("write", write_to(STAG, BASE, &[], true)),
+        ("read response", read_response(STAG, BASE, &[], true)),
+        ("read request", read_request(1)),
+        ("send", send(Opcode::Send, 1, 0, &[], true, 0)),
+        ("send inv", send(Opcode::SendWithInvalidate, 1, 0, &[], true, STAG_VICTIM)),
+        ("send se", send(Opcode::SendWithSolicitedEvent, 1, 0, &[], true, 0)),
+        ("send se inv", send(Opcode::SendWithSolicitedEventAndInvalidate, 1, 0, &[], true, STAG_VICTIM)),
+        ("terminate", {
+            let mut t = terminate(1);
+            t.truncate(UNTAGGED_HEADER_LEN + TERMINATE_CONTROL_LEN);
+            t
+        }),
+    ];
+    for (name, u) in &full {
+        let e = crafted(sim, &cfg, &[u.clone()], 1460, &quiet, &format!("w{w} {name} exact"));
+        assert_eq!(err(&e), None, "w{w} {name}: exactly its header is taken");
+        assert_eq!(e.len(), 1, "w{w} {name}: delivered");
+        let short = u[..u.len() - 1].to_vec();
+        let e = crafted(sim, &cfg, &[short], 1460, &busy, &format!("w{w} {name} short"));
+        assert!(err(&e).is_some(), "w{w} {name}: one octet short is an error");
+    }
+    // Empty and one-octet ULPDUs, and a reserved opcode.
+    for u in [vec![], vec![0x41], vec![0x41, 0x48, 0, 0]] {
+        let e = crafted(sim, &cfg, &[u.clone()], 1460, &quiet, &format!("w{w} ulpdu {u:02x?}"));
+        assert!(err(&e).is_some(), "w{w} ulpdu {u:02x?}");
+    }
+
+    // TO wrap: the last octet at 2^64 - 1 is inside; one more octet wraps.
+    let top = u64::MAX - 99;
+    let e = crafted(sim, &cfg, &[write_to(STAG_TOP, top, &payload(100, 1), true)], 1460, &busy, "end at 2^64");
+    assert_eq!(err(&e), None, "w{w}: a write ending exactly at 2^64");
+    let e = crafted(sim, &cfg, &[write_to(STAG_TOP, top, &payload(101, 1), true)], 1460, &quiet, "past 2^64");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_TO_WRAP), "w{w}: one octet past 2^64");
+
+    // Bounds by one octet at either end.
+    let end = BASE + REGION_LEN;
+    let e = crafted(sim, &cfg, &[write_to(STAG, end - 50, &payload(50, 2), true)], 1460, &quiet, "to the end");
+    assert_eq!(err(&e), None, "w{w}: ending at the region's end");
+    let e = crafted(sim, &cfg, &[write_to(STAG, end - 50, &payload(51, 2), true)], 1460, &busy, "one past");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_BASE_BOUNDS), "w{w}: one octet past the end");
+    let e = crafted(sim, &cfg, &[write_to(STAG, BASE - 1, &payload(5, 3), true)], 1460, &quiet, "one before");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_BASE_BOUNDS), "w{w}: one octet before the base");
+    // The other tagged checks.
+    for (stag, code) in [
+        (STAG_OTHER_PD, TerminateCode::DDP_TAGGED_STAG_NOT_ASSOCIATED),
+        (STAG_READ_ONLY, TerminateCode::DDP_TAGGED_INVALID_STAG),
+        (STAG_INVALID, TerminateCode::DDP_TAGGED_INVALID_STAG),
+        (0x0777, TerminateCode::DDP_TAGGED_INVALID_STAG),
+        (STAG ^ 1, TerminateCode::DDP_TAGGED_INVALID_STAG),
+        (0x0100_0155, TerminateCode::DDP_TAGGED_INVALID_STAG),
+    ] {
+        let u = write_to(stag, SMALL_BASE, &payload(10, 4), true);
+        let e = crafted(sim, &cfg, &[u], 1460, &quiet, &format!("stag {stag:#x}"));
+        assert_eq!(err(&e), Some(code), "w{w}: STag {stag:#x}");
+    }
+
+    // Zero-length segments: tagged ones are not checked (STag 0 included), untagged ones need
+    // their buffer.
+    let e = crafted(sim, &cfg, &[write_to(0, 0, &[], true), write_to(STAG_INVALID, u64::MAX, &[], true)], 1460, &quiet, "zero tagged");
+    assert_eq!(e.len(), 2, "w{w}: zero-length Writes to STag 0 and an invalid STag");
+    assert_eq!(err(&e), None);
+    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 0, &[], true, 0), send(Opcode::Send, 2, 0, &[], true, 0)], 1460, &quiet, "zero send");
+    assert_eq!(err(&e), None, "w{w}: zero-length Sends with buffers");
+    let mut c13 = cfg.clone();
+    c13.posted.retain(|p| !(p.qn == 0 && p.msn == 2));
+    let e = crafted(sim, &c13, &[send(Opcode::Send, 1, 0, &[], true, 0), send(Opcode::Send, 2, 0, &[], true, 0)], 1460, &busy, "zero send no buffer");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_NO_BUFFER), "w{w}: a zero-length Send needs a buffer");
+
+    // MSN window, MO and length.
+    let e = crafted(sim, &cfg, &[send(Opcode::Send, 17, 0, &payload(3, 5), true, 0)], 1460, &quiet, "msn window");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_MSN_RANGE), "w{w}: MSN at the window's end");
+    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 4097, &payload(3, 5), true, 0)], 1460, &quiet, "mo");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_INVALID_MO), "w{w}: MO past the buffer");
+    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 4090, &payload(6, 5), true, 0)], 1460, &busy, "mo end");
+    assert_eq!(err(&e), None, "w{w}: MO + length at the buffer's end");
+    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 4090, &payload(7, 5), true, 0)], 1460, &quiet, "too long");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_TOO_LONG), "w{w}: one octet too long");
+
+    // MSN wrap: queue 0 starts at 2^32 - 2.
+    let mut cw = cfg.clone();
+    cw.first_msn = u32::MAX - 1;
+    cw.posted = [u32::MAX - 1, u32::MAX, 0, 1]
+        .into_iter()
+        .map(|msn| golden::receiver::PostedConfig { qn: 0, msn, len: 512 })
+        .collect();
+    let sends: Vec<Vec<u8>> = [u32::MAX - 1, u32::MAX, 0, 1]
+        .iter()
+        .map(|&m| send(Opcode::Send, m, 0, &payload(100 + m as usize % 7, m as u8), true, 0))
+        .collect();
+    let e = crafted(sim, &cw, &sends, 1460, &busy, "msn wrap");
+    assert_eq!((e.len(), err(&e)), (4, None), "w{w}: MSN wraps through 2^32");
+
+    // An STag invalidated by a Send earlier in the same stream; the cannot-invalidate codes.
+    let inv = send(Opcode::SendWithInvalidate, 1, 0, &payload(20, 6), true, STAG_VICTIM);
+    let after = write_to(STAG_VICTIM, SMALL_BASE, &payload(20, 7), true);
+    let before = write_to(STAG_VICTIM, SMALL_BASE + 100, &payload(20, 8), true);
+    let e = crafted(sim, &cfg, &[before.clone(), inv.clone(), after], 1460, &busy, "write after invalidate");
+    assert_eq!(e.len(), 3, "w{w}: Write, Send with Invalidate, error");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_INVALID_STAG), "w{w}: the STag is invalid after");
+    for (stag, code) in [
+        (STAG_INVALID, TerminateCode::RDMAP_CANNOT_INVALIDATE),
+        (0x0999, TerminateCode::RDMAP_CANNOT_INVALIDATE),
+        (STAG_OTHER_PD, TerminateCode::RDMAP_CANNOT_INVALIDATE_PROTECTION),
+    ] {
+        let u = send(Opcode::SendWithSolicitedEventAndInvalidate, 1, 0, &payload(4, 1), true, stag);
+        let e = crafted(sim, &cfg, &[u], 1460, &quiet, &format!("invalidate {stag:#x}"));
+        assert_eq!(err(&e), Some(code), "w{w}: Send with Invalidate of {stag:#x}");
+    }
+
+    // Multi-segment messages, a Read Response, a Read Request, then the peer's Terminate ends
+    // the connection (the Send after it is not delivered).
+    let msgs = vec![
+        write_to(STAG, BASE + 1000, &payload(700, 1), false),
+        write_to(STAG, BASE + 1700, &payload(300, 2), false),
+        write_to(STAG, BASE + 2000, &payload(5, 3), true),
+        send(Opcode::Send, 1, 0, &payload(900, 4), false, 0),
+        send(Opcode::Send, 1, 900, &payload(33, 5), true, 0),
+        read_response(STAG, BASE + 5000, &payload(64, 6), true),
+        read_request(1),
+        terminate(1),
+        send(Opcode::Send, 2, 0, &payload(10, 7), true, 0),
+    ];
+    let e = crafted(sim, &cfg, &msgs, 333, &busy, "messages and terminate");
+    assert_eq!(e.len(), 5, "w{w}: Write, Send, Read Response, Read Request, Terminate");
+    assert!(matches!(e[0], Event::Deliver(Delivery::Write { len: 1005, .. })));
+    assert!(matches!(e.last(), Some(Event::Deliver(Delivery::Terminate { .. }))));
+
+    // The RDMAC version (DV = RV = 0).
+    let mut rdmac = send(Opcode::Send, 1, 0, &payload(24, 0), true, 0);
+    rdmac[0] &= !3;
+    rdmac[1] &= 0x3F;
+    let e = crafted(sim, &cfg, &[rdmac.clone()], 1460, &quiet, "rdmac on rfc5040");
+    assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_INVALID_VERSION));
+    let mut cr = cfg.clone();
+    cr.version = golden::receiver::VersionName::Rdmac;
+    let e = crafted(sim, &cr, &[rdmac], 1460, &quiet, "rdmac");
+    assert_eq!((e.len(), err(&e)), (1, None), "w{w}: RDMAC version");
+}
+
+/// Writes of every short length at every lane alignment of the payload, then long ones
+/// (several bursts: 256 beats at W = 4, 4 KiB boundaries at every W).
+fn alignments(engine: &str, w: usize) {
+    let mut sim = sim::place::rnic_rx(engine, w).unwrap();
+    let cfg = crafted_config(true);
+    let mut ulpdus = Vec::new();
+    let mut off = 0u64;
+    let mut lens: Vec<usize> = (1..=12).chain([w - 1, w, w + 1, 2 * w - 1, 2 * w, 2 * w + 3]).collect();
+    lens.sort_unstable();
+    lens.dedup();
+    for len in lens {
+        for a in 0..w as u64 {
+            let to = BASE + ((off + 63) & !63) + a;
+            ulpdus.push(write_to(STAG, to, &payload(len, (len + a as usize) as u8), true));
+            off = to - BASE + len as u64 + 1;
+        }
+    }
+    assert!(off + 40_000 < REGION_LEN, "fits the region");
+    let what = format!("w{w} {engine} alignments");
+    crafted(sim.as_mut(), &cfg, &ulpdus, 1460, &RnicRunOptions::busy(w as u64), &what);
+    // Long writes: 8,000 and 4,097 octets at odd TOs, a Send of 4,000.
+    let long = vec![
+        write_to(STAG, BASE + off + 3, &payload(8000, 1), true),
+        write_to(STAG, BASE + off + 20_001, &payload(4097, 2), true),
+        send(Opcode::Send, 1, 95, &payload(4000, 3), true, 0),
+    ];
+    let (hw, _) = check_connection(
+        sim.as_mut(),
+        &cfg,
+        &crafted_segments(&cfg, &long, 9000),
+        &RnicRunOptions::busy(3),
+        &format!("{what}: long writes"),
+    );
+    let max_beats = hw.stats.bursts_log.iter().map(|b| b.1).max().unwrap();
+    assert!(max_beats <= 256, "w{w}: a burst of {max_beats} beats");
+    if w == 4 {
+        assert_eq!(max_beats, 256, "w{w}: the 8,000-octet write uses 256-beat bursts");
+    }
+}
+
+macro_rules! width_tests {
+    ($($name:ident: $engine:expr, $w:expr, $seeds:expr, $messages:expr, $fault_set:expr, $edges:expr;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn generated_connections_match_golden() {
+                generated($engine, $w, $seeds, $messages);
+            }
+
+            #[test]
+            fn every_fault_matches_golden() {
+                faults($engine, $w, $fault_set, $messages.min(40));
+            }
+
+            #[test]
+            fn edge_cases_and_alignments_match_golden() {
+                if $edges {
+                    edge_cases($engine, $w);
+                    alignments($engine, $w);
+                }
+            }
+        }
+    )*};
+}
+
+const FEW: Option<&[Fault]> = Some(&[Fault::BoundsHigh, Fault::NoBuffer, Fault::Crc, Fault::ShortUlpdu]);
+
+width_tests! {
+    rnic_rx_w4_verilator: "verilator", 4, 4, 60, None, true;
+    rnic_rx_w8_verilator: "verilator", 8, 4, 60, None, true;
+    rnic_rx_w16_verilator: "verilator", 16, 4, 60, None, true;
+    rnic_rx_w32_verilator: "verilator", 32, 4, 60, None, true;
+    rnic_rx_w64_verilator: "verilator", 64, 4, 60, None, true;
+    rnic_rx_w4_rusthdl: "rusthdl", 4, 1, 6, FEW, false;
+    rnic_rx_w8_rusthdl: "rusthdl", 8, 1, 8, FEW, true;
+    rnic_rx_w16_rusthdl: "rusthdl", 16, 1, 8, FEW, false;
+    rnic_rx_w32_rusthdl: "rusthdl", 32, 1, 8, FEW, false;
+    rnic_rx_w64_rusthdl: "rusthdl", 64, 1, 8, FEW, false;
+}
+
+/// Every register of the map: defaults, write and read back, SLVERR for unmapped addresses and
+/// partial strobes, STag commands (write, read back, invalidate, refused), post refused on
+/// QN 3.
+fn register_map(engine: &str) {
+    let mut sim = sim::place::rnic_rx(engine, 8).unwrap();
+    let sim = sim.as_mut();
+    sim.reset(2).unwrap();
+    let r = axil_run(sim, &[
+        AxilOp::read(reg::ID),
+        AxilOp::read(reg::PARAMS),
+        AxilOp::read(reg::CTRL),
+        AxilOp::read(reg::STATUS),
+        AxilOp::read(reg::MAX_ULPDU),
+        AxilOp::read(reg::MSN_WINDOW),
+        AxilOp::read(reg::FIRST_MSN),
+        AxilOp::read(reg::ERR_CODE),
+    ])
+    .unwrap();
+    let v: Vec<u32> = r.iter().map(|x| x.1).collect();
+    assert_eq!(v, [reg::ID_VALUE, 8 | 8 << 8 | 6 << 16, reg::CTRL_CRC, 0, 0xFFFF, 64, 1, 0]);
+    // Read-write registers hold what is written.
+    let rw = [
+        (reg::ORIGIN, 0x8765_4321),
+        (reg::MAX_ULPDU, 1234),
+        (reg::PD, 0xCAFE_0007),
+        (reg::MSN_WINDOW, 33),
+        (reg::FIRST_MSN, 0xFFFF_FFF0),
+        (reg::STAG, 0x0123),
+        (reg::STAG_BASE_LO, 0x1111_2222),
+        (reg::STAG_BASE_HI, 0x3333_4444),
+        (reg::STAG_LEN_LO, 0x5555_6666),
+        (reg::STAG_LEN_HI, 0x7777_8888),
+        (reg::STAG_ADDR_LO, 0x9999_AAAA),
+        (reg::STAG_ADDR_HI, 0xBBBB_CCCC),
+        (reg::STAG_PD, 0xDDDD_EEEE),
+        (reg::STAG_FLAGS, 5),
+        (reg::POST_QN, 2),
+        (reg::POST_MSN, 77),
+        (reg::POST_ADDR_LO, 0x1234_5678),
+        (reg::POST_ADDR_HI, 0x9ABC_DEF0),
+        (reg::POST_LEN, 4096),
+    ];
+    let mut ops: Vec<AxilOp> = rw.iter().map(|&(a, d)| AxilOp::write(a, d)).collect();
+    ops.extend(rw.iter().map(|&(a, _)| AxilOp::read(a)));
+    let r = axil_run(sim, &ops).unwrap();
+    for (&(a, d), &(ra, got)) in rw.iter().zip(&r) {
+        assert_eq!((ra, got), (a, d), "{engine}: register {a:#x}");
+    }
+    // Unmapped addresses and partial strobes: SLVERR, nothing changes.
+    let bad = |addr, data, strb| AxilOp { addr, data: Some(data), strb, expect_resp: 2 };
+    axil_run(sim, &[
+        bad(0x300, 1, 0xF),
+        bad(reg::ID, 1, 0xF),
+        bad(reg::CNT_FPDUS, 1, 0xF),
+        bad(reg::PD, 0, 0x3),
+        AxilOp { addr: 0x304, data: None, strb: 0, expect_resp: 2 },
+    ])
+    .unwrap();
+    assert_eq!(axil_run(sim, &[AxilOp::read(reg::PD)]).unwrap()[0].1, 0xCAFE_0007);
+    // STag commands: write an entry, read it back; invalidate; refused commands.
+    let mut ops = sim::place::register_region_ops(0x0A5C, 0x1000, 0x2000, 0x4000_0000, 0xCAFE_0007, 3);
+    ops.push(AxilOp::write(reg::STAG_BASE_LO, 0));
+    ops.push(AxilOp::write(reg::STAG_FLAGS, 0));
+    ops.push(AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_READ));
+    ops.extend([reg::STAG_BASE_LO, reg::STAG_LEN_LO, reg::STAG_ADDR_LO, reg::STAG_PD, reg::STAG_FLAGS, reg::STAG_CMD].map(AxilOp::read));
+    let r = axil_run(sim, &ops).unwrap();
+    let v: Vec<u32> = r.iter().map(|x| x.1).collect();
+    assert_eq!(v, [0x1000, 0x2000, 0x4000_0000, 0xCAFE_0007, 3, 0], "{engine}: read back");
+    let slverr = |data| AxilOp { addr: reg::STAG_CMD, data: Some(data), strb: 0xF, expect_resp: 2 };
+    let r = axil_run(sim, &[
+        AxilOp::write(reg::STAG, 0x0A5D),
+        slverr(reg::CMD_STAG_INVALIDATE),
+        AxilOp::read(reg::STAG_CMD),
+        AxilOp::write(reg::STAG, 0x0A5C),
+        AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_INVALIDATE),
+        AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_READ),
+        AxilOp::read(reg::STAG_FLAGS),
+        AxilOp::write(reg::STAG, 0x1_0000),
+        slverr(reg::CMD_STAG_WRITE),
+        AxilOp::read(reg::STAG_CMD),
+        slverr(9),
+        AxilOp::write(reg::POST_QN, 3),
+        AxilOp { addr: reg::POST_CMD, data: Some(1), strb: 0xF, expect_resp: 2 },
+        AxilOp::read(reg::POST_CMD),
+    ])
+    .unwrap();
+    let v: Vec<u32> = r.iter().map(|x| x.1).collect();
+    assert_eq!(v, [1, 2, 1, 1], "{engine}: refusals and the invalidation");
+}
+
+#[test]
+fn rnic_rx_w8_register_map_verilator() {
+    register_map("verilator");
+}
+
+#[test]
+fn rnic_rx_w8_register_map_rusthdl() {
+    register_map("rusthdl");
+}
+
+/// A memory write answered SLVERR: the records whose writes all came before it, then one local
+/// error record, nothing after; the status says so.
+#[test]
+fn rnic_rx_w8_failed_write_stops_the_connection() {
+    let mut sim = sim::place::rnic_rx("verilator", 8).unwrap();
+    let (cfg, segs) = traffic(Scenario::InOrder, 5, false, true, 40, None);
+    let gold = sim::traffic::run_receiver(&cfg, &segs, true, None, false).unwrap();
+    let g: Vec<String> = gold.events().iter().map(|e| comparable(e)).collect();
+    for fail in [0u64, 7, 30] {
+        let opts = RnicRunOptions { fail_burst: Some(fail), ..RnicRunOptions::busy(fail) };
+        let hw = run_rnic(sim.as_mut(), &cfg, &segs, &opts).unwrap();
+        let n = hw.events.len();
+        assert!(n >= 1 && n < g.len(), "failed burst {fail}: {n} records");
+        let prefix: Vec<String> = hw.events[..n - 1].iter().map(comparable).collect();
+        assert_eq!(prefix, g[..n - 1], "failed burst {fail}: the records before the error");
+        let last = &hw.records[n - 1];
+        assert_eq!(last[hdl::place::record::KIND], hdl::place::record::KIND_ERROR);
+        assert_eq!(last[hdl::place::record::FLAGS], hdl::place::record::FLAG_LOCAL);
+        // No record may come whose writes include the failed burst.
+        let bursts_before = hw.stats.bursts_log.iter().filter(|b| b.3 <= hw.stats.record_cycles[n - 1]).count() as u64;
+        assert!(bursts_before > fail, "failed burst {fail}");
+        assert_eq!(hw.final_regs[&reg::ERR_CODE] & 0x3_0000, 0x3_0000, "local error in ERR_CODE");
+        assert_eq!(hw.final_regs[&reg::STATUS] & 0b1_0110, 0b1_0110, "stopped, error, write failed");
+        assert_eq!(hw.final_regs[&reg::CNT_WRITE_ERRORS], 1);
+    }
+}
+
+/// `rst` with a beat offered: never taken; the registers back to their defaults; a connection
+/// afterwards is delivered in full. Then the connection is disabled (CTRL.enable cleared) and
+/// restarted with another stream without `rst`.
+#[test]
+fn rnic_rx_w8_reset_with_traffic_and_restart() {
+    let mut sim = sim::place::rnic_rx("verilator", 8).unwrap();
+    let sim = sim.as_mut();
+    let (cfg, segs) = traffic(Scenario::InOrder, 11, true, true, 20, None);
+    // A whole connection, then rst while a beat is offered.
+    check_connection(sim, &cfg, &segs, &RnicRunOptions::default(), "first");
+    let valid = sim.port("s_axis_tvalid").unwrap();
+    let ready = sim.port("s_axis_tready").unwrap();
+    let evt_valid = sim.port("m_axis_evt_tvalid").unwrap();
+    let awvalid = sim.port("m_axi_awvalid").unwrap();
+    let rst = sim.port("rst").unwrap();
+    sim.set_u64(valid, 1);
+    sim.set_u64(rst, 1);
+    for _ in 0..3 {
+        sim.eval();
+        assert_eq!(sim.get_u64(ready), 0, "s_axis_tready low in reset");
+        sim.tick();
+        sim.eval();
+        assert_eq!(sim.get_u64(evt_valid) | sim.get_u64(awvalid), 0, "outputs quiet in reset");
+    }
+    sim.set_u64(rst, 0);
+    for _ in 0..5 {
+        sim.eval();
+        assert_eq!(sim.get_u64(ready), 0, "not taken while not enabled");
+        sim.tick();
+    }
+    sim.set_u64(valid, 0);
+    let r = axil_run(sim, &[AxilOp::read(reg::CTRL), AxilOp::read(reg::CNT_FPDUS)]).unwrap();
+    assert_eq!((r[0].1, r[1].1), (reg::CTRL_CRC, 0), "registers back to their defaults");
+    // run_rnic resets and runs another connection: delivered in full.
+    let (cfg2, segs2) = traffic(Scenario::InOrder, 12, false, true, 20, None);
+    check_connection(sim, &cfg2, &segs2, &RnicRunOptions::busy(2), "after reset");
+    // Disable: the connection resets once quiet (STATUS.running and .resetting clear), enable
+    // again with a new origin: a connection whose stream starts there is delivered.
+    let r = axil_run(sim, &[AxilOp::write(reg::CTRL, reg::CTRL_CRC), AxilOp::read(reg::STATUS)]).unwrap();
+    assert_eq!(r[0].1 & 0b10_0001, 0, "not running, not resetting once quiet: {:#x}", r[0].1);
+    let (cfg3, segs3) = traffic(Scenario::InOrder, 13, false, true, 10, None);
+    let opts = RnicRunOptions { soft_start: true, seed: 99, ..Default::default() };
+    let (hw, g) = check_connection(sim, &cfg3, &segs3, &opts, "restart without rst");
+    assert_eq!(hw.events.len(), g.len());
+    assert_eq!(g.len(), 10);
+}
+
+/// Both engines on the same stimulus, every output compared every cycle.
+#[test]
+fn rnic_rx_w8_engines_in_lockstep() {
+    let mut a = sim::place::rnic_rx("rusthdl", 8).unwrap();
+    let mut b = sim::place::rnic_rx("verilator", 8).unwrap();
+    let mut both = sim::lockstep::Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
+    let (cfg, segs) = traffic(Scenario::Faults, 3, true, true, 6, Some(Fault::TooLong));
+    run_rnic(&mut both, &cfg, &segs, &RnicRunOptions::busy(1)).unwrap();
+    let (cfg, segs) = traffic(Scenario::InOrder, 4, false, true, 6, None);
+    let hw = run_rnic(&mut both, &cfg, &segs, &RnicRunOptions::busy(2)).unwrap();
+    assert_eq!(hw.events.len(), 6);
+    assert!(both.compared > 10_000, "{} outputs compared", both.compared);
+    assert!(both.mismatches.is_empty(), "engines differ:\n{}", both.mismatches.join("\n"));
+}
