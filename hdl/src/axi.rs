@@ -17,8 +17,9 @@ use rust_hdl::prelude::*;
 
 /// `AWBURST` INCR.
 pub const AXI_BURST_INCR: u64 = 1;
-/// `AWCACHE` normal non-cacheable bufferable (A4.4: 0b0011).
-pub const AXI_CACHE_NORMAL: u64 = 3;
+/// `AWCACHE` normal non-cacheable non-bufferable (A4.4: 0b0010): the write response comes from
+/// the final destination, so a write is in memory once its response arrives.
+pub const AXI_CACHE_NONBUFFERABLE: u64 = 2;
 /// `BRESP` OKAY; 1 EXOKAY, 2 SLVERR, 3 DECERR.
 pub const AXI_RESP_OKAY: u64 = 0;
 /// The longest INCR burst (A3.4.1): 256 beats.
@@ -38,7 +39,7 @@ pub struct Axi4WriteMaster<const W: usize, const B: usize> {
     pub awsize: Signal<Out, Bits<3>>,
     /// AW: burst type (always INCR).
     pub awburst: Signal<Out, Bits<2>>,
-    /// AW: memory attributes (normal, non-cacheable, bufferable).
+    /// AW: memory attributes (normal, non-cacheable, non-bufferable).
     pub awcache: Signal<Out, Bits<4>>,
     /// AW: protection (unprivileged, secure, data).
     pub awprot: Signal<Out, Bits<3>>,

@@ -16,6 +16,7 @@
 //! | `out_data` | out | N | the oldest entry (registered) |
 //! | `out_ready` | in | 1 | the consumer takes `out_data` this cycle (a transfer is `out_valid && out_ready`) |
 //! | `not_full` | out | 1 | a push this cycle has room (registered: from the entry count) |
+//! | `empty` | out | 1 | no entry stored and none in the output register (registered) |
 //! | `overflow` | out | 1 | sticky: a push found the FIFO full (a caller bug; the contents are undefined until reset) |
 //!
 //! ### Parameters
@@ -51,6 +52,8 @@ pub struct RegFifo<const N: usize> {
     pub out_ready: Signal<In, Bit>,
     /// A push this cycle has room.
     pub not_full: Signal<Out, Bit>,
+    /// Nothing stored, nothing offered.
+    pub empty: Signal<Out, Bit>,
     /// Sticky overflow flag.
     pub overflow: Signal<Out, Bit>,
     ram: LutRam<N, 5>,
@@ -79,6 +82,7 @@ impl<const N: usize> RegFifo<N> {
             out_data: Default::default(),
             out_ready: Default::default(),
             not_full: Default::default(),
+            empty: Default::default(),
             overflow: Default::default(),
             ram: Default::default(),
             wr: Default::default(),
@@ -133,6 +137,7 @@ impl<const N: usize> Logic for RegFifo<N> {
         self.out_data.next = self.oq_data.q.val();
         self.overflow.next = self.ov.q.val();
         self.not_full.next = !(self.cnt.q.val() & self.c_last.val()).any();
+        self.empty.next = !self.cnt.q.val().any() & !self.oq_valid.q.val();
         if self.rst.val() {
             self.wr.d.next = 0.into();
             self.rd.d.next = 0.into();

@@ -857,8 +857,14 @@ pub fn run_rnic(
     let w = width as u64;
     loop {
         let now = sim.cycles();
-        // ---- Drive (TCP offers beats from the start: none may be taken before enable). ----
-        src.drive(sim);
+        // ---- Drive (after rst, TCP offers beats from the start: none may be taken before
+        // enable; after a soft start, the old connection is still enabled until CTRL is
+        // written, so TCP waits). ----
+        if enabled || !opts.soft_start {
+            src.drive(sim);
+        } else {
+            sim.set_u64(s.valid, 0);
+        }
         snk.drive(sim);
         axil.drive(sim);
         mem.aw_on = mem.aw_ready.next_on();

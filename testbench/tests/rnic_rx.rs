@@ -436,6 +436,10 @@ fn register_map(engine: &str) {
     // Unmapped addresses and partial strobes: SLVERR, nothing changes.
     let bad = |addr, data, strb| AxilOp { addr, data: Some(data), strb, expect_resp: 2 };
     axil_run(sim, &[
+        bad(reg::MSN_WINDOW, 0, 0xF),
+        bad(reg::MSN_WINDOW, 0x8000_0001, 0xF),
+        AxilOp::write(reg::MSN_WINDOW, 0x8000_0000),
+        AxilOp::write(reg::MSN_WINDOW, 33),
         bad(0x300, 1, 0xF),
         bad(reg::ID, 1, 0xF),
         bad(reg::CNT_FPDUS, 1, 0xF),
@@ -509,6 +513,13 @@ fn rnic_rx_w8_failed_write_stops_the_connection() {
         assert_eq!(hw.final_regs[&reg::ERR_CODE] & 0x3_0000, 0x3_0000, "local error in ERR_CODE");
         assert_eq!(hw.final_regs[&reg::STATUS] & 0b1_0110, 0b1_0110, "stopped, error, write failed");
         assert_eq!(hw.final_regs[&reg::CNT_WRITE_ERRORS], 1);
+        // Disabled and enabled again (no rst): the failure is forgotten, a new connection is
+        // delivered in full.
+        let (cfg2, segs2) = traffic(Scenario::InOrder, 6 + fail, false, true, 10, None);
+        let opts = RnicRunOptions { soft_start: true, ..Default::default() };
+        let (hw, g) = check_connection(sim.as_mut(), &cfg2, &segs2, &opts, "after the failure");
+        assert_eq!((hw.events.len(), g.len()), (10, 10));
+        assert_eq!(hw.final_regs[&reg::STATUS] & 0b1_0100, 0, "no error or failed write left");
     }
 }
 
@@ -557,6 +568,17 @@ fn rnic_rx_w8_reset_with_traffic_and_restart() {
     let (hw, g) = check_connection(sim, &cfg3, &segs3, &opts, "restart without rst");
     assert_eq!(hw.events.len(), g.len());
     assert_eq!(g.len(), 10);
+    // The posted buffers went with the old connection: a Send whose buffer the new one does
+    // not post (but the old one did, at the same MSN) is refused.
+    let t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+        scenario: Scenario::Faults,
+        seed: 14,
+        messages: 20,
+        fault: Some(Fault::NoBuffer),
+        ..Default::default()
+    });
+    let (_, g) = check_connection(sim, &t.config, &t.segments, &opts, "restart, no buffer");
+    assert_eq!(last_error(&g), t.expected_error());
 }
 
 /// Both engines on the same stimulus, every output compared every cycle.

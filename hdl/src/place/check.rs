@@ -39,6 +39,7 @@
 //! | `err_valid`, `err_code`, `err_seq` | out | 1, 16, 32 | the first error (sticky) |
 //! | `fpdu_pulse`, `placed_pulse`, `placed_len` | out | 1, 1, 16 | counters: a ULPDU decided; payload octets sent to be written |
 //! | `qn0_msn`, `qn1_msn`, `qn2_msn` | out | 32 | the MSN each queue expects next |
+//! | `idle` | out | 1 | no header waiting, no descriptor or record in the FIFOs |
 //!
 //! ### Parameters
 //! `SA` STag table index bits, `PA` posted-buffer address bits (`PA - 2` per queue).
@@ -133,6 +134,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub qn1_msn: Signal<Out, Bits<32>>,
     /// Expected MSN of queue 2.
     pub qn2_msn: Signal<Out, Bits<32>>,
+    /// No header waiting, nothing decided in the FIFOs.
+    pub idle: Signal<Out, Bit>,
     dfifo: RegFifo<{ desc::BITS }>,
     rfifo: RegFifo<REC_BITS>,
     st: DFF<Bits<3>>,
@@ -166,6 +169,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     wrap: DFF<Bit>,
     below: DFF<Bit>,
     off: DFF<Bits<64>>,
+    end_to: DFF<Bits<65>>,
+    r_end: DFF<Bits<65>>,
     buf_ok: DFF<Bit>,
     mo_ok: DFF<Bit>,
     end_ok: DFF<Bit>,
@@ -227,9 +232,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     base: Signal<Local, Bits<32>>,
     msn_d: Signal<Local, Bits<32>>,
     len64: Signal<Local, Bits<64>>,
-    len_m1: Signal<Local, Bits<64>>,
+    to_end: Signal<Local, Bits<65>>,
     end33: Signal<Local, Bits<33>>,
-    room: Signal<Local, Bits<64>>,
     bounds_ok: Signal<Local, Bit>,
     inv_needed: Signal<Local, Bit>,
     checked: Signal<Local, Bit>,
@@ -295,6 +299,7 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             qn0_msn: Default::default(),
             qn1_msn: Default::default(),
             qn2_msn: Default::default(),
+            idle: Default::default(),
             dfifo: RegFifo::new(16),
             rfifo: RegFifo::new(16),
             st: Default::default(),
@@ -325,6 +330,8 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             wrap: Default::default(),
             below: Default::default(),
             off: Default::default(),
+            end_to: Default::default(),
+            r_end: Default::default(),
             buf_ok: Default::default(),
             mo_ok: Default::default(),
             end_ok: Default::default(),
@@ -382,9 +389,8 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             base: Default::default(),
             msn_d: Default::default(),
             len64: Default::default(),
-            len_m1: Default::default(),
+            to_end: Default::default(),
             end33: Default::default(),
-            room: Default::default(),
             bounds_ok: Default::default(),
             inv_needed: Default::default(),
             checked: Default::default(),
@@ -420,7 +426,7 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         dff_setup!(
             self, clock, st, stop, base0, base1, base2, t_open, t_rresp, t_stag, t_to, t_len,
             idx_ok, win_ok, e_stag, e_base, e_len, e_addr, e_pd, e_wr, e_valid, p_msn, p_addr,
-            p_len, p_valid, key_ok, pd_ok, wrap, below, off, buf_ok, mo_ok, end_ok, bad, code,
+            p_len, p_valid, key_ok, pd_ok, wrap, below, off, end_to, r_end, buf_ok, mo_ok, end_ok, bad, code,
             addr, ev, ecode, eseq, fpdu_q, placed_q, placed_len_q
         );
         self.dfifo.clock.next = self.clock.val();
@@ -443,6 +449,10 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.qn0_msn.next = self.base0.q.val();
         self.qn1_msn.next = self.base1.q.val();
         self.qn2_msn.next = self.base2.q.val();
+        self.idle.next = (self.st.q.val() == 0)
+            & !self.hdr.valid.val()
+            & self.dfifo.empty.val()
+            & self.rfifo.empty.val();
         self.fpdu_q.d.next = false;
         self.placed_q.d.next = false;
         if self.stop_in.val() {
@@ -466,13 +476,13 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         }
         self.msn_d.next = self.hdr.msn.val() - self.base.val();
         self.len64.next = bit_cast::<64, 16>(self.hdr.plen.val());
-        self.len_m1.next = self.len64.val() - 1;
+        self.to_end.next =
+            bit_cast::<65, 64>(self.hdr.to.val()) + bit_cast::<65, 16>(self.hdr.plen.val());
         self.end33.next =
             bit_cast::<33, 32>(self.hdr.mo.val()) + bit_cast::<33, 16>(self.hdr.plen.val());
-        self.room.next = self.e_len.q.val() - self.off.q.val();
-        self.bounds_ok.next = !self.below.q.val()
-            & (self.off.q.val() <= self.e_len.q.val())
-            & (self.len64.val() <= self.room.val());
+        // [TO, TO + len) inside [base, base + len): TO >= base and TO + len <= base + len (65
+        // bits: a region may end exactly at 2^64).
+        self.bounds_ok.next = !self.below.q.val() & (self.end_to.q.val() <= self.r_end.q.val());
         self.inv_needed.next = !self.hdr.tagged.val()
             & self.hdr.last.val()
             & ((self.hdr.opcode.val() == 4) | (self.hdr.opcode.val() == 6));
@@ -511,9 +521,12 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                 & self.e_valid.q.val()
                 & (self.e_stag.q.val() == self.hdr.stag.val());
             self.pd_ok.d.next = self.e_pd.q.val() == self.cfg_pd.val();
-            // The last octet TO + len - 1 must fit in 64 bits: !TO >= len - 1.
-            self.wrap.d.next =
-                (self.hdr.plen.val() != 0) & (!self.hdr.to.val() < self.len_m1.val());
+            // The last octet TO + len - 1 must fit in 64 bits: TO + len <= 2^64.
+            self.end_to.d.next = self.to_end.val();
+            self.wrap.d.next = self.to_end.val().get_bit(64)
+                & (self.to_end.val().get_bits::<64>(0) != 0);
+            self.r_end.d.next =
+                bit_cast::<65, 64>(self.e_base.q.val()) + bit_cast::<65, 64>(self.e_len.q.val());
             self.below.d.next = self.hdr.to.val() < self.e_base.q.val();
             self.off.d.next = self.hdr.to.val() - self.e_base.q.val();
             self.buf_ok.d.next =

@@ -30,7 +30,7 @@
 //! | `idle` | out | 1 | no record waiting |
 //!
 //! ### Latency and throughput
-//! A record leaves two cycles after its fence is met (one record per cycle at most).
+//! A record leaves two cycles after its fence is met, at most one record every two cycles.
 //!
 //! ### On bad input
 //! Records after the last one (there are none from the checker; after a local error, those
@@ -84,6 +84,11 @@ pub struct PlaceDeliver {
     fin: DFF<Bit>,
     stop: DFF<Bit>,
     pulse: DFF<Bit>,
+    met_q: DFF<Bit>,
+    before_q: DFF<Bit>,
+    popped: DFF<Bit>,
+    b_err_seen: DFF<Bit>,
+    fv_q: DFF<Bit>,
     c_err_kind: Constant<Bits<8>>,
     c_term_kind: Constant<Bits<8>>,
     c_local: Constant<Bits<512>>,
@@ -128,6 +133,11 @@ impl PlaceDeliver {
             fin: Default::default(),
             stop: Default::default(),
             pulse: Default::default(),
+            met_q: Default::default(),
+            before_q: Default::default(),
+            popped: Default::default(),
+            b_err_seen: Default::default(),
+            fv_q: Default::default(),
             c_err_kind: Constant::new((record::KIND_ERROR as u64).into()),
             c_term_kind: Constant::new((record::KIND_TERMINATE as u64).into()),
             c_local: Constant::new(c_local),
@@ -153,7 +163,8 @@ impl Default for PlaceDeliver {
 impl Logic for PlaceDeliver {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ov, odata, okind, fin, stop, pulse);
+        dff_setup!(self, clock, ov, odata, okind, fin, stop, pulse, met_q, before_q, popped, b_err_seen,
+            fv_q);
         self.m_axis.data.next = self.odata.q.val();
         self.m_axis.keep.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
         self.m_axis.user.next = self.okind.q.val();
@@ -169,10 +180,16 @@ impl Logic for PlaceDeliver {
         self.free.next = !self.ov.q.val() | self.m_axis.ready.val();
         self.head.next = self.rec_valid.val() & self.fence_valid.val();
         // Wrap-safe: responses - fence >= 0, and fence <= the count before the first error.
+        // Wrap-safe: responses - fence >= 0, and fence <= the count before the first error;
+        // registered (a cycle late is safe: responses only grow), used only when the head was
+        // the same last cycle (no pop, the fence already there).
         self.d_met.next = self.responses.val() - self.fence_data.val();
         self.d_err.next = self.b_err_at.val() - self.fence_data.val();
-        self.met.next = !self.d_met.val().get_bit(31);
-        self.before_err.next = !self.b_err.val() | !self.d_err.val().get_bit(31);
+        self.met_q.d.next = !self.d_met.val().get_bit(31);
+        self.before_q.d.next = !self.b_err.val() | !self.d_err.val().get_bit(31);
+        self.fv_q.d.next = self.fence_valid.val();
+        self.met.next = self.met_q.q.val() & self.fv_q.q.val() & !self.popped.q.val();
+        self.before_err.next = self.before_q.q.val() & self.fv_q.q.val() & !self.popped.q.val();
         self.go.next = !self.fin.q.val()
             & self.free.val()
             & self.head.val()
@@ -182,7 +199,14 @@ impl Logic for PlaceDeliver {
         self.local_err.next = !self.fin.q.val()
             & self.free.val()
             & self.b_err.val()
-            & (!self.rec_valid.val() | (self.fence_valid.val() & !self.before_err.val()));
+            & !self.popped.q.val()
+            & (!self.rec_valid.val()
+                | (self.fence_valid.val()
+                    & self.fv_q.q.val()
+                    & !self.before_q.q.val()
+                    & self.b_err_seen.q.val()));
+        self.b_err_seen.d.next = self.b_err.val();
+        self.popped.d.next = self.go.val();
         self.rec_ready.next = self.go.val() | self.fin.q.val();
         self.fence_ready.next = self.go.val() | self.fin.q.val();
         self.kind.next = self.rec_data.val().get_bits::<8>(0);

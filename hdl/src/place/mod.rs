@@ -101,7 +101,7 @@ pub mod term {
 /// |---|---|---|---|---|---|---|
 /// | 0 | 1 | kind | kind | kind | kind | kind |
 /// | 1 | 1 | flags: 0 SE, 1 Invalidate | | | | flags: 0 local (memory write error), 1 header echoed |
-/// | 2 | 2 | | | | | ULPDU_Length of the failing FPDU |
+/// | 2 | 2 | | | | | ULPDU_Length of the failing FPDU (0 for an MPA error) |
 /// | 4 | 4 | seq | seq | seq | seq | seq (0 for a local error) |
 /// | 8 | 8 | length (MO + payload) | length (all segments) | | payload length | |
 /// | 16 | 4 | MSN | STag (first segment) | MSN | MSN | |
@@ -249,7 +249,7 @@ pub mod reg {
     pub const MAX_ULPDU: u64 = 0x014;
     /// RW: the stream's protection domain.
     pub const PD: u64 = 0x018;
-    /// RW: MSN window of every untagged queue.
+    /// RW: MSN window of every untagged queue (1 to 2^31; other values are refused).
     pub const MSN_WINDOW: u64 = 0x01C;
     /// RW: the MSN every queue expects first (loaded when the connection starts).
     pub const FIRST_MSN: u64 = 0x020;
@@ -299,8 +299,10 @@ pub mod reg {
     /// RW: `[0]` valid, `[1]` remote write, `[2]` remote read.
     pub const STAG_FLAGS: u64 = 0x0A0;
     /// WO: 1 write the entry (the staging registers above), 2 invalidate the STag, 3 read the
-    /// entry into the staging registers (valid 0 when the entry holds another STag). Read:
-    /// `[0]` the last command was refused (STag index beyond the table), `[31]` busy.
+    /// entry into the staging registers (valid 0 when the entry holds another STag). Another
+    /// value is answered SLVERR. Read: `[0]` the last command was refused (SLVERR: the STag's
+    /// index is beyond the table, or the entry to invalidate holds another STag or is already
+    /// invalid), `[31]` busy.
     pub const STAG_CMD: u64 = 0x0A4;
     /// RW: queue of the buffer to post (0, 1 or 2).
     pub const POST_QN: u64 = 0x0C0;
@@ -313,7 +315,9 @@ pub mod reg {
     /// RW: length in octets.
     pub const POST_LEN: u64 = 0x0D0;
     /// WO: 1 post the buffer (it replaces whatever the slot `MSN mod entries` of that queue
-    /// held). Read: `[0]` the last post was refused (QN above 2), `[31]` busy.
+    /// held). Read: `[0]` the last post was refused (SLVERR: QN above 2, or a value other than
+    /// 1), `[31]` busy. Posted buffers belong to the connection: a connection reset forgets
+    /// them.
     pub const POST_CMD: u64 = 0x0D4;
     /// The value of [`ID`].
     pub const ID_VALUE: u32 = 0x524E_5258;

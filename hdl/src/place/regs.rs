@@ -26,7 +26,7 @@
 //!
 //! ### On bad input
 //! A write with strobes other than all four octets, or to an address that is not a writable
-//! register, is ignored and answered SLVERR; a read of an unmapped address returns 0 with
+//! register, or an MSN window of 0 or above 2^31, is ignored and answered SLVERR; a read of an unmapped address returns 0 with
 //! SLVERR. A command that cannot be carried out (an STag whose index is beyond the table, a
 //! post on QN 3) is refused: nothing changes, the command register's bit 0 says so, and the
 //! write is answered SLVERR. An invalidation of an STag the entry does not hold changes nothing
@@ -463,7 +463,12 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             } else if self.wa.val() == 0x018 {
                 self.pd.d.next = self.s_axil.wdata.val();
             } else if self.wa.val() == 0x01C {
-                self.window.d.next = self.s_axil.wdata.val();
+                // 1..=2^31 (RFC 5041: the window is at most half the MSN space).
+                if (self.s_axil.wdata.val() == 0) | (self.s_axil.wdata.val() > 0x8000_0000_u64) {
+                    self.bresp.d.next = 2.into();
+                } else {
+                    self.window.d.next = self.s_axil.wdata.val();
+                }
             } else if self.wa.val() == 0x020 {
                 self.first_msn.d.next = self.s_axil.wdata.val();
             } else if self.wa.val() == 0x080 {

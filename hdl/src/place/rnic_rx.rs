@@ -27,9 +27,14 @@
 //! buffers (POST_*, then POST_CMD = 1; slot `MSN mod 64` of the queue: post MSN m + 64 only after
 //! MSN m was delivered), then set CTRL.enable. Segments flow; records come out on
 //! `m_axis_evt`. Regions and buffers may be registered, invalidated and posted while traffic
-//! flows. Clearing CTRL.enable stops taking segments; once the writes in flight are answered
-//! and the records taken, the connection is reset (its state, not the tables or the settings);
-//! whatever was not yet written is dropped.
+//! flows: a command applies to the FPDUs checked after its response; FPDUs checked before it
+//! (up to a few dozen, queued for the writer) still write with the old entry, so memory of a
+//! region invalidated by the host is free only once the records of the FPDUs received before
+//! the invalidation are out. Clearing CTRL.enable stops taking segments; once every FPDU already
+//! checked is written and its record taken, the connection is reset: its state and its posted
+//! buffers, not the STag table or the settings; what was received but not yet checked is
+//! dropped. A failed memory write (SLVERR, DECERR) stops the connection: one error record,
+//! nothing written or delivered after it, until the connection is reset.
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`, `A` release-buffer address bits (`mpa_rx`:
@@ -44,7 +49,8 @@
 //! ### On bad input
 //! Malformed FPDUs and DDP/RDMAP headers, failed placement checks and failed memory writes each
 //! give one error record with its Terminate code, after which nothing is placed or delivered
-//! until the connection is reset. Nothing is written outside a registered region or posted
+//! until the connection is reset (after a failed memory write, the bursts already issued are
+//! completed; no new one starts). Nothing is written outside a registered region or posted
 //! buffer: every write is bounded by the checks before its first octet.
 
 use crate::axi::{Axi4WriteMaster, AxiLiteSlave};
@@ -99,6 +105,7 @@ pub struct RnicRx<
     down: DFF<Bit>,
     crst: Signal<Local, Bit>,
     quiet: Signal<Local, Bit>,
+    going_down: Signal<Local, Bit>,
 }
 
 impl<
@@ -134,6 +141,7 @@ impl<
             down: Default::default(),
             crst: Default::default(),
             quiet: Default::default(),
+            going_down: Default::default(),
         }
     }
 
@@ -182,10 +190,10 @@ impl<
 
         // ---- Resets: the tables, registers and writer by `rst`; the connection also while
         // it is disabled (once the pipeline is quiet). ----
-        self.quiet.next = self.writer.idle.val()
-            & self.deliver.idle.val()
-            & !self.check.desc_valid.val()
-            & !self.check.rec_valid.val();
+        // Quiet: nothing decided and not yet written or delivered (what is not decided yet, in
+        // mpa_rx and the header block, is dropped by the reset).
+        self.quiet.next = self.writer.idle.val() & self.deliver.idle.val() & self.check.idle.val();
+        self.going_down.next = !self.regs.cfg_enable.val() & !self.down.q.val() & self.quiet.val();
         if self.regs.cfg_enable.val() {
             self.down.d.next = false;
         } else if self.quiet.val() {
@@ -197,8 +205,10 @@ impl<
         self.crst.next = self.rst.val() | self.down.q.val();
         self.regs.rst.next = self.rst.val();
         self.stags.rst.next = self.rst.val();
-        self.posted.rst.next = self.rst.val();
+        // Posted buffers belong to the connection: forgotten when it goes down.
+        self.posted.rst.next = self.rst.val() | self.going_down.val();
         self.writer.rst.next = self.rst.val();
+        self.writer.clr_err.next = self.going_down.val();
         self.mpa.rst.next = self.crst.val();
         self.header.rst.next = self.crst.val();
         self.check.rst.next = self.crst.val();
@@ -310,9 +320,9 @@ impl<
         self.check.pb_valid.next = self.posted.rd_valid.val();
 
         // ---- Descriptors and beats into the writer; memory. ----
-        self.writer.desc_valid.next = self.check.desc_valid.val();
+        self.writer.desc_valid.next = self.check.desc_valid.val() & !self.crst.val();
         self.writer.desc_data.next = self.check.desc_data.val();
-        self.check.desc_ready.next = self.writer.desc_ready.val();
+        self.check.desc_ready.next = self.writer.desc_ready.val() & !self.crst.val();
         self.writer.s_axis.data.next = self.header.m_axis.data.val();
         self.writer.s_axis.keep.next = self.header.m_axis.keep.val();
         self.writer.s_axis.user.next = self.header.m_axis.user.val();
@@ -337,9 +347,9 @@ impl<
         self.m_axi.bready.next = self.writer.m_axi.bready.val();
 
         // ---- Records. ----
-        self.deliver.rec_valid.next = self.check.rec_valid.val();
+        self.deliver.rec_valid.next = self.check.rec_valid.val() & !self.crst.val();
         self.deliver.rec_data.next = self.check.rec_data.val();
-        self.check.rec_ready.next = self.deliver.rec_ready.val();
+        self.check.rec_ready.next = self.deliver.rec_ready.val() & !self.crst.val();
         self.deliver.fence_valid.next = self.writer.fence_valid.val();
         self.deliver.fence_data.next = self.writer.fence_data.val();
         self.writer.fence_ready.next = self.deliver.fence_ready.val();

@@ -6,9 +6,12 @@
 //! [`crate::place::posted_entry`]).
 //!
 //! The valid bits live in registers, so that reset clears the table in one cycle and an
-//! invalidation (Send with Invalidate) never rewrites the entry. The datapath has priority; a
-//! control-plane command (write an entry, read one back) takes the ports in a cycle the datapath
-//! leaves free and is told when it is done (`ctl_done`).
+//! invalidation (Send with Invalidate) never rewrites the entry. A command's read waits for a
+//! cycle without a lookup; a command's write goes in at once (the RAM's write port is the
+//! commands' alone); each is told when it is done (`ctl_done`). An invalidation applies to the
+//! entry the datapath looked up last, and only if no command rewrote that entry since: a host
+//! that registers a new STag at the same index while a Send with Invalidate of the old one is
+//! being checked keeps its new registration.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -31,7 +34,8 @@
 //!
 //! ### On bad input
 //! Indexes are always inside the table (callers check the high bits first). A command and an
-//! invalidation of the same entry in the same cycle: the command wins.
+//! invalidation of the same entry in the same cycle: the command wins. An invalidation of an
+//! entry other than the one looked up last is ignored.
 
 use rust_hdl::prelude::*;
 
@@ -71,7 +75,10 @@ pub struct TableRam<const A: usize, const N: usize, const E: usize> {
     rvalid: DFF<Bit>,
     rd_pending: DFF<Bit>,
     done: DFF<Bit>,
+    lk_idx: DFF<Bits<A>>,
+    dirty: DFF<Bit>,
     do_read: Signal<Local, Bit>,
+    do_write: Signal<Local, Bit>,
     vnext: Signal<Local, Bits<N>>,
 }
 
@@ -102,7 +109,10 @@ impl<const A: usize, const N: usize, const E: usize> TableRam<A, N, E> {
             rvalid: Default::default(),
             rd_pending: Default::default(),
             done: Default::default(),
+            lk_idx: Default::default(),
+            dirty: Default::default(),
             do_read: Default::default(),
+            do_write: Default::default(),
             vnext: Default::default(),
         }
     }
@@ -117,7 +127,7 @@ impl<const A: usize, const N: usize, const E: usize> Default for TableRam<A, N, 
 impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, valid, rvalid, rd_pending, done);
+        dff_setup!(self, clock, valid, rvalid, rd_pending, done, lk_idx, dirty);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.rd_entry.next = self.ram.read_data.val();
@@ -143,11 +153,20 @@ impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E>
         self.ram.write_address.next = self.ctl_index.val();
         self.ram.write_data.next = self.ctl_entry.val();
         self.ram.write_enable.next = false;
+        self.do_write.next = self.ctl_write.val() & !self.done.q.val();
+        // An invalidation is for the entry looked up last, as it was then: not applied if a
+        // command rewrote that entry since (the command's STag is not the one invalidated).
+        if self.lk_en.val() {
+            self.lk_idx.d.next = self.lk_index.val();
+            self.dirty.d.next = self.do_write.val() & (self.ctl_index.val() == self.lk_index.val());
+        } else if self.do_write.val() & (self.ctl_index.val() == self.lk_idx.q.val()) {
+            self.dirty.d.next = true;
+        }
         self.vnext.next = self.valid.q.val();
-        if self.inv_en.val() {
+        if self.inv_en.val() & (self.inv_index.val() == self.lk_idx.q.val()) & !self.dirty.q.val() {
             self.vnext.next = self.vnext.val().replace_bit(self.inv_index.val().index(), false);
         }
-        if self.ctl_write.val() & !self.done.q.val() {
+        if self.do_write.val() {
             self.ram.write_enable.next = true;
             self.vnext.next =
                 self.vnext.val().replace_bit(self.ctl_index.val().index(), self.ctl_valid.val());

@@ -25,6 +25,7 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous reset (use only with the memory reset too: it abandons bursts) |
+//! | `clr_err` | in | 1 | a new connection starts (the writer is idle): forget a failed response |
 //! | `desc_valid`, `desc_data`, `desc_ready` | in, in, out | 1, 87, 1 | write descriptors |
 //! | `s_axis` | in | 8W | the ULPDUs' beats, one packet per descriptor, in order |
 //! | `m_axi` | | | AXI4 write channels ([`crate::axi::Axi4WriteMaster`]), registered |
@@ -37,17 +38,21 @@
 //! `W` bytes per beat (the AXI data bus is 8W bits), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! The first AW two cycles after the descriptor, the first W beat three cycles after the
-//! descriptor or its first payload beat, whichever is later. One W beat per cycle within a
+//! The first AW three cycles after the descriptor (a burst's length is worked out in the cycle
+//! before it is issued: two cycles per burst), the first W beat four cycles after the
+//! descriptor or three after its first payload beat, whichever is later. One W beat per cycle within a
 //! descriptor; a descriptor costs one more cycle between payloads (and one more when the
 //! payload's last octets sit in a beat the ULPDU does not fill: the flush beat).
 //!
 //! ### On bad input
 //! A descriptor with the write bit clear, or a zero length, writes nothing and discards its
-//! ULPDU's beats. Extra beats after a payload are consumed until the ULPDU's last beat. The
+//! ULPDU's beats; so does every descriptor taken after a response was SLVERR or DECERR (until
+//! `clr_err`). Extra beats after a payload are consumed until the ULPDU's last beat. The
 //! writer trusts the descriptor's address (the checker has bounded it).
 
-use crate::axi::{Axi4WriteMaster, AXI_BOUNDARY, AXI_BURST_INCR, AXI_CACHE_NORMAL, AXI_MAX_BURST};
+use crate::axi::{
+    Axi4WriteMaster, AXI_BOUNDARY, AXI_BURST_INCR, AXI_CACHE_NONBUFFERABLE, AXI_MAX_BURST,
+};
 use crate::fifo::RegFifo;
 use crate::place::desc;
 use crate::stream::{check_stream_params, StreamSink};
@@ -64,6 +69,8 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high.
     pub rst: Signal<In, Bit>,
+    /// A new connection: forget the failed response (the writer is idle).
+    pub clr_err: Signal<In, Bit>,
     /// Descriptor offered.
     pub desc_valid: Signal<In, Bit>,
     /// Descriptor.
@@ -99,6 +106,10 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     a_addr: DFF<Bits<64>>,
     a_left: DFF<Bits<17>>,
     a_fence: DFF<Bit>,
+    a_prep: DFF<Bit>,
+    a_burst: DFF<Bits<17>>,
+    a_last: DFF<Bit>,
+    f_pend: DFF<Bit>,
     awv: DFF<Bit>,
     awaddr: DFF<Bits<64>>,
     awlen: DFF<Bits<8>>,
@@ -157,7 +168,7 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     accept: Signal<Local, Bit>,
     // AW burst.
     to4k: Signal<Local, Bits<17>>,
-    burst: Signal<Local, Bits<17>>,
+    cap: Signal<Local, Bits<17>>,
     aw_go: Signal<Local, Bit>,
     aligned: Signal<Local, Bits<64>>,
     // W command.
@@ -197,6 +208,7 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
         Self {
             clock: Default::default(),
             rst: Default::default(),
+            clr_err: Default::default(),
             desc_valid: Default::default(),
             desc_data: Default::default(),
             desc_ready: Default::default(),
@@ -217,6 +229,10 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             a_addr: Default::default(),
             a_left: Default::default(),
             a_fence: Default::default(),
+            a_prep: Default::default(),
+            a_burst: Default::default(),
+            a_last: Default::default(),
+            f_pend: Default::default(),
             awv: Default::default(),
             awaddr: Default::default(),
             awlen: Default::default(),
@@ -253,7 +269,7 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             c_rot_l: (0..lw).map(|s| c16(B - (8 << s))).collect(),
             c_size: Constant::new((lw as u64).into()),
             c_burst: Constant::new(AXI_BURST_INCR.into()),
-            c_cache: Constant::new(AXI_CACHE_NORMAL.into()),
+            c_cache: Constant::new(AXI_CACHE_NONBUFFERABLE.into()),
             c_4k: Constant::new((AXI_BOUNDARY as u64).into()),
             c_maxb: Constant::new((AXI_MAX_BURST as u64).into()),
             c_maxb_m1: Constant::new(((AXI_MAX_BURST - 1) as u64).into()),
@@ -270,7 +286,7 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             d_nb: Default::default(),
             accept: Default::default(),
             to4k: Default::default(),
-            burst: Default::default(),
+            cap: Default::default(),
             aw_go: Default::default(),
             aligned: Default::default(),
             q_len: Default::default(),
@@ -309,7 +325,7 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, a_busy, a_addr, a_left, a_fence, awv, awaddr, awlen, aw_total, inflight,
+            self, clock, a_busy, a_addr, a_left, a_fence, a_prep, a_burst, a_last, f_pend, awv, awaddr, awlen, aw_total, inflight,
             w_busy, w_n, w_k, w_need, w_r, w_pm, w_first, w_lastm, w_a12, w_bcnt, w_in_done, prev,
             wv, wdata, wstrb, wlast, b_cnt, berr, berr_at, berr_cnt
         );
@@ -349,8 +365,10 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             bit_cast::<17, 16>(self.desc_data.val().get_bits::<16>(self.c_d_len.val().index()));
         self.d_skip.next =
             bit_cast::<8, 5>(self.desc_data.val().get_bits::<5>(self.c_d_skip.val().index()));
+        // After a failed response, descriptors write nothing (bursts already issued finish).
         self.d_wr.next = self.desc_data.val().get_bit(self.c_d_write.val().index())
-            & (self.d_len.val() != 0);
+            & (self.d_len.val() != 0)
+            & !self.berr.q.val();
         self.d_fence.next = self.desc_data.val().get_bit(self.c_d_fence.val().index());
         self.d_a.next = bit_cast::<8, 64>(self.d_addr.val() & self.c_wm1_64.val());
         // Beats the payload touches: ceil((a + len) / W).
@@ -362,6 +380,7 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         }
         self.accept.next = self.desc_valid.val()
             & !self.a_busy.q.val()
+            & !self.f_pend.q.val()
             & self.wq.not_full.val()
             & self.fq.not_full.val()
             & (self.inflight.q.val() < 30);
@@ -376,44 +395,58 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             self.wq.push.next = true;
             if self.d_wr.val() {
                 self.a_busy.d.next = true;
+                self.a_prep.d.next = false;
                 self.a_addr.d.next = self.d_addr.val();
                 self.a_left.d.next = self.d_nb.val();
                 self.a_fence.d.next = self.d_fence.val();
             } else if self.d_fence.val() {
+                // Nothing to write: its records wait for every burst issued so far.
                 self.fq.push.next = true;
             }
         }
 
-        // ---- AW engine: one burst per cycle while the slot is free. ----
+        // ---- AW engine: a burst's length is worked out in one cycle (prep), issued in the
+        // next: min(256, beats to the 4 KiB boundary, beats left). ----
         self.aligned.next = self.a_addr.q.val() & !self.c_wm1_64.val();
         self.to4k.next = (self.c_4k.val()
             - bit_cast::<17, 12>(self.aligned.val().get_bits::<12>(0)))
             >> self.c_lw.val();
-        self.burst.next = self.a_left.q.val();
-        if self.to4k.val() < self.burst.val() {
-            self.burst.next = self.to4k.val();
+        self.cap.next = self.to4k.val();
+        if self.to4k.val() > self.c_maxb.val() {
+            self.cap.next = self.c_maxb.val();
         }
-        if self.burst.val() > self.c_maxb.val() {
-            self.burst.next = self.c_maxb.val();
+        if self.a_busy.q.val() & !self.a_prep.q.val() {
+            self.a_prep.d.next = true;
+            self.a_burst.d.next = self.cap.val();
+            self.a_last.d.next = self.a_left.q.val() <= self.cap.val();
+            if self.a_left.q.val() <= self.cap.val() {
+                self.a_burst.d.next = self.a_left.q.val();
+            }
         }
-        self.aw_go.next = self.a_busy.q.val() & (!self.awv.q.val() | self.m_axi.awready.val());
+        self.aw_go.next = self.a_busy.q.val()
+            & self.a_prep.q.val()
+            & (!self.awv.q.val() | self.m_axi.awready.val());
         if self.awv.q.val() & self.m_axi.awready.val() {
             self.awv.d.next = false;
+        }
+        // The fence of a descriptor whose last burst went out last cycle (the count is
+        // registered by then).
+        self.f_pend.d.next = false;
+        if self.f_pend.q.val() {
+            self.fq.push.next = true;
         }
         if self.aw_go.val() {
             self.awv.d.next = true;
             self.awaddr.d.next = self.a_addr.q.val();
-            self.awlen.d.next = bit_cast::<8, 17>(self.burst.val() - 1);
+            self.awlen.d.next = bit_cast::<8, 17>(self.a_burst.q.val() - 1);
             self.a_addr.d.next =
-                self.aligned.val() + (bit_cast::<64, 17>(self.burst.val()) << self.c_lw.val());
-            self.a_left.d.next = self.a_left.q.val() - self.burst.val();
+                self.aligned.val() + (bit_cast::<64, 17>(self.a_burst.q.val()) << self.c_lw.val());
+            self.a_left.d.next = self.a_left.q.val() - self.a_burst.q.val();
             self.aw_total.d.next = self.aw_total.q.val() + 1;
-            if self.a_left.q.val() == self.burst.val() {
+            self.a_prep.d.next = false;
+            if self.a_last.q.val() {
                 self.a_busy.d.next = false;
-                if self.a_fence.q.val() {
-                    self.fq.push.next = true;
-                    self.fq.push_data.next = self.aw_total.q.val() + 1;
-                }
+                self.f_pend.d.next = self.a_fence.q.val();
             }
         }
 
@@ -538,12 +571,18 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         }
         self.idle.next = (self.inflight.q.val() == 0)
             & !self.a_busy.q.val()
+            & !self.f_pend.q.val()
             & !self.awv.q.val()
             & !self.wv.q.val()
             & (self.b_cnt.q.val() == self.aw_total.q.val());
 
+        if self.clr_err.val() {
+            self.berr.d.next = false;
+            self.berr_at.d.next = 0.into();
+        }
         if self.rst.val() {
             self.a_busy.d.next = false;
+            self.f_pend.d.next = false;
             self.awv.d.next = false;
             self.aw_total.d.next = 0.into();
             self.inflight.d.next = 0.into();
