@@ -54,10 +54,12 @@ apt-deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-# Python tools (YoWASP Yosys and nextpnr-ecp5) in the project-local venv.
-$(VENV_STAMP): fpga/requirements.txt | apt-deps
+# Python tools in the project-local venv: YoWASP Yosys and nextpnr-ecp5; cocotb and
+# cocotbext-axi for the cocotb test of rnic_rx_w8 (testbench/cocotb).
+VENV_REQUIREMENTS := fpga/requirements.txt testbench/cocotb/requirements.txt
+$(VENV_STAMP): $(VENV_REQUIREMENTS) | apt-deps
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -r fpga/requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check $(addprefix -r ,$(VENV_REQUIREMENTS))
 	touch $@
 
 venv: $(VENV_STAMP)

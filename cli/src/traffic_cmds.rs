@@ -10,10 +10,8 @@
 
 use crate::golden_cmds::read_stdin;
 use crate::CliError;
-use golden::hex;
-use golden::receiver::{Event, ReceiverConfig, Target};
-use serde_json::json;
-use sim::traffic::{self, Fault, LogEntry, Scenario, TrafficOptions};
+use golden::receiver::ReceiverConfig;
+use sim::traffic::{self, Fault, Scenario, TrafficOptions};
 use std::io::Write;
 use std::path::Path;
 
@@ -108,30 +106,13 @@ pub fn place_cmd(config: &Path, inorder: bool, retransmit: Option<usize>) -> Res
     let segments = traffic::parse_segments(&read_stdin()?).map_err(CliError::input)?;
     let run = traffic::run_receiver(&cfg, &segments, inorder, retransmit, false)
         .map_err(CliError::input)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut line = |v: serde_json::Value| writeln!(out, "{v}").map_err(CliError::io);
-    for entry in &run.log {
-        match entry {
-            LogEntry::Verdict { segment, seq, verdict } => {
-                line(json!({"segment": segment, "seq": seq, "verdict": verdict}))?
-            }
-            LogEntry::Event(Event::Deliver(d)) => line(json!({ "deliver": d }))?,
-            LogEntry::Event(Event::Error(e)) => line(json!({"error": {
-                "layer": e.code.layer, "etype": e.code.etype, "code": e.code.code, "seq": e.seq
-            }}))?,
-        }
-    }
     let memory = run.receiver.memory();
-    for r in &cfg.regions {
-        let bytes = memory.get(Target::Region(r.stag)).unwrap_or(&[]);
-        line(json!({"memory": {"stag": r.stag, "base": r.base, "hex": hex::encode(bytes)}}))?;
+    let metrics = serde_json::to_value(run.receiver.metrics()).map_err(|e| CliError::io(e.into()))?;
+    let lines = traffic::place_output(&cfg, &run.log, |t| memory.get(t), Some(metrics));
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for v in lines {
+        writeln!(out, "{v}").map_err(CliError::io)?;
     }
-    for p in &cfg.posted {
-        let bytes = memory.get(Target::Buffer { qn: p.qn, msn: p.msn }).unwrap_or(&[]);
-        line(json!({"memory": {"qn": p.qn, "msn": p.msn, "hex": hex::encode(bytes)}}))?;
-    }
-    line(json!({ "metrics": run.receiver.metrics() }))?;
-    drop(line);
     out.flush().map_err(CliError::io)?;
     match run.receiver.error() {
         Some(e) => Err(CliError::protocol(format!("error: {e}"))),

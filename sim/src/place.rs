@@ -13,7 +13,8 @@
 //!   it is issued: INCR, full-width beats, at most 256 beats, not across 4 KiB, `wlast` on its
 //!   last beat, and every strobed octet inside a region or posted buffer the peer may write *at
 //!   that moment* (registered, valid, its protection domain, remote write; a buffer posted and
-//!   not yet delivered). A write anywhere else ends the run with an error at once;
+//!   not yet delivered). A write anywhere else ends the run with an error at once, and so does
+//!   a record that comes out while a burst writing its message's memory is not answered yet;
 //! - the consumer of `m_axis_evt`, with seeded backpressure.
 //!
 //! The records are translated into [`golden::receiver::Event`]s and the memory of every region
@@ -639,6 +640,16 @@ struct Burst {
     seen: u64,
     target: usize,
     index: u64,
+    lo: u64,
+    hi: u64,
+}
+
+/// The octets a burst whose response has not been given may still change: its strobed octets
+/// once its beats are in, the whole of its beats (inside its target) before.
+struct Unanswered {
+    index: u64,
+    lo: u64,
+    hi: u64,
 }
 
 /// The AXI4 write slave and its checks.
@@ -648,6 +659,7 @@ struct AxiMemory {
     mem: SparseMemory,
     bursts: VecDeque<Burst>,
     pending_w: VecDeque<(Vec<u8>, u64, bool)>,
+    unanswered: VecDeque<Unanswered>,
     responses: VecDeque<(u64, u64)>,
     presenting_b: bool,
     aw_ready: PatternGen,
@@ -755,6 +767,7 @@ pub fn run_rnic(
         mem: SparseMemory::default(),
         bursts: VecDeque::new(),
         pending_w: VecDeque::new(),
+        unanswered: VecDeque::new(),
         responses: VecDeque::new(),
         presenting_b: false,
         aw_ready: PatternGen::new(opts.aw_ready.clone()),
@@ -919,6 +932,34 @@ pub fn run_rnic(
                 return Err(format!("cycle {now}: record tuser {} is not its kind", b.user));
             }
             let e = record_event(&r)?;
+            // No record before the writes of its message are answered.
+            let range = match &e {
+                Event::Deliver(Delivery::Send { qn, msn, len, .. }) => {
+                    layout.addr(Target::Buffer { qn: *qn, msn: *msn }).map(|a| (a, *len))
+                }
+                Event::Deliver(Delivery::ReadRequest { msn, .. }) => {
+                    layout.addr(Target::Buffer { qn: 1, msn: *msn }).map(|a| (a, 28))
+                }
+                Event::Deliver(Delivery::Terminate { msn, len, .. }) => {
+                    layout.addr(Target::Buffer { qn: 2, msn: *msn }).map(|a| (a, *len))
+                }
+                Event::Deliver(
+                    Delivery::Write { stag, to, len, .. }
+                    | Delivery::ReadResponse { stag, to, len, .. },
+                ) => cfg.regions.iter().find(|x| x.stag == *stag).and_then(|x| {
+                    layout.addr(Target::Region(*stag)).map(|a| (a + to.wrapping_sub(x.base), *len))
+                }),
+                Event::Error(_) => None,
+            };
+            if let Some((a, len)) = range {
+                if let Some(u) = mem.unanswered.iter().find(|u| u.lo < a + len && a < u.hi) {
+                    return Err(format!(
+                        "cycle {now}: record {e:?} before the response of burst {} (octets \
+                         {:#x}..{:#x}) that writes its memory",
+                        u.index, u.lo, u.hi
+                    ));
+                }
+            }
             // The consumer's view: what the record releases or retires.
             match &e {
                 Event::Deliver(Delivery::Send { qn, msn, invalidate, .. }) => {
@@ -975,7 +1016,18 @@ pub fn run_rnic(
                     mem.layout.targets[t].0
                 ));
             }
-            mem.bursts.push_back(Burst { addr, beats: len, seen: 0, target: t, index });
+            let (_, t_start, t_len) = mem.layout.targets[t];
+            let hi = (first_beat + len * w).min(t_start + t_len);
+            mem.unanswered.push_back(Unanswered { index, lo: addr, hi });
+            mem.bursts.push_back(Burst {
+                addr,
+                beats: len,
+                seen: 0,
+                target: t,
+                index,
+                lo: u64::MAX,
+                hi: 0,
+            });
             stats.bursts_log.push((addr, len, mem.layout.targets[t].0, now));
             stats.bursts += 1;
         }
@@ -1004,6 +1056,17 @@ pub fn run_rnic(
             }
             let fail = mem.fail_burst == Some(b.index);
             let done = b.seen == b.beats;
+            if let (Some(f), Some(l)) = (octets.first(), octets.last()) {
+                b.lo = b.lo.min(f.0);
+                b.hi = b.hi.max(l.0 + 1);
+            }
+            if done {
+                let (index, lo, hi) = (b.index, b.lo, b.hi.max(b.lo));
+                if let Some(u) = mem.unanswered.iter_mut().find(|u| u.index == index) {
+                    u.lo = lo;
+                    u.hi = hi;
+                }
+            }
             stats.octets_written += octets.len() as u64;
             if !fail {
                 for (a, v) in octets {
@@ -1022,6 +1085,7 @@ pub fn run_rnic(
                 return Err(format!("cycle {now}: bready low (the master keeps it high)"));
             }
             mem.responses.pop_front();
+            mem.unanswered.pop_front();
             mem.presenting_b = false;
             quiet = 0;
         }

@@ -41,7 +41,7 @@ const ST_BITS: usize = stag_entry::BITS;
 const PB_BITS: usize = posted_entry::BITS;
 
 // Command phases (`ph`): 0 none, 1 STag write, 2 STag read (for a read-back or an
-// invalidation), 3 STag invalidate write, 4 post.
+// invalidation), 5 the entry read looked at, 3 STag invalidate write, 4 post.
 
 /// The register block; see the module documentation.
 #[derive(LogicBlock)]
@@ -162,6 +162,7 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     ph: DFF<Bits<3>>,
     inv_cmd: DFF<Bit>,
     rd_entry: DFF<Bits<ST_BITS>>,
+    rd_valid: DFF<Bit>,
     // Counters.
     n_fpdus: DFF<Bits<32>>,
     n_placed: DFF<Bits<64>>,
@@ -275,6 +276,7 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             ph: Default::default(),
             inv_cmd: Default::default(),
             rd_entry: Default::default(),
+            rd_valid: Default::default(),
             n_fpdus: Default::default(),
             n_placed: Default::default(),
             n_records: Default::default(),
@@ -320,7 +322,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         dff_setup!(
             self, clock, w_rdy, bv, bresp, ar_rdy, rv, rdata, rresp, ctrl, origin, max_ulpdu, pd,
             window, first_msn, s_stag, s_base, s_len, s_addr, s_pd, s_flags, s_refused, p_qn,
-            p_msn, p_addr, p_len, p_refused, ph, inv_cmd, rd_entry, n_fpdus, n_placed, n_records, n_seq
+            p_msn, p_addr, p_len, p_refused, ph, inv_cmd, rd_entry, rd_valid, n_fpdus, n_placed, n_records, n_seq
         );
         // ---- Settings out. ----
         self.cfg_enable.next = self.ctrl.q.val().get_bit(0);
@@ -369,7 +371,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         self.pb_entry.next = bit_cast::<PB_BITS, 32>(self.p_msn.q.val())
             | (bit_cast::<PB_BITS, 64>(self.p_addr.q.val()) << self.c_pb_addr.val())
             | (bit_cast::<PB_BITS, 32>(self.p_len.q.val()) << self.c_pb_len.val());
-        self.match_stag.next = self.st_rd_entry.val().get_bits::<32>(self.c_st_stag.val().index())
+        self.match_stag.next = self.rd_entry.q.val().get_bits::<32>(self.c_st_stag.val().index())
             == self.s_stag.q.val();
         if self.ph.q.val() == 1 {
             self.st_write.next = true;
@@ -380,37 +382,40 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             }
         }
         if self.ph.q.val() == 2 {
+            // The block RAM's output is slow: registered first, looked at in phase 5.
             self.st_read.next = true;
             if self.st_done.val() {
                 self.rd_entry.d.next = self.st_rd_entry.val();
-                if self.inv_cmd.q.val() {
-                    // An invalidation: clear the valid bit if the entry holds this STag.
-                    if self.match_stag.val() & self.st_rd_valid.val() {
-                        self.ph.d.next = 3.into();
-                    } else {
-                        self.ph.d.next = 0.into();
-                        self.s_refused.d.next = true;
-                        self.bv.d.next = true;
-                        self.bresp.d.next = 2.into();
-                    }
+                self.rd_valid.d.next = self.st_rd_valid.val();
+                self.ph.d.next = 5.into();
+            }
+        }
+        if self.ph.q.val() == 5 {
+            if self.inv_cmd.q.val() {
+                // An invalidation: clear the valid bit if the entry holds this STag.
+                if self.match_stag.val() & self.rd_valid.q.val() {
+                    self.ph.d.next = 3.into();
                 } else {
-                    // A read-back: the entry into the staging registers.
                     self.ph.d.next = 0.into();
-                    self.s_base.d.next =
-                        self.st_rd_entry.val().get_bits::<64>(self.c_st_base.val().index());
-                    self.s_len.d.next =
-                        self.st_rd_entry.val().get_bits::<64>(self.c_st_len.val().index());
-                    self.s_addr.d.next =
-                        self.st_rd_entry.val().get_bits::<64>(self.c_st_addr.val().index());
-                    self.s_pd.d.next =
-                        self.st_rd_entry.val().get_bits::<32>(self.c_st_pd.val().index());
-                    self.s_flags.d.next = (bit_cast::<3, 2>(
-                        self.st_rd_entry.val().get_bits::<2>(self.c_st_write.val().index()),
-                    ) << 1)
-                        | bit_cast::<3, 1>((self.match_stag.val() & self.st_rd_valid.val()).into());
+                    self.s_refused.d.next = true;
                     self.bv.d.next = true;
-                    self.bresp.d.next = 0.into();
+                    self.bresp.d.next = 2.into();
                 }
+            } else {
+                // A read-back: the entry into the staging registers.
+                self.ph.d.next = 0.into();
+                self.s_base.d.next =
+                    self.rd_entry.q.val().get_bits::<64>(self.c_st_base.val().index());
+                self.s_len.d.next = self.rd_entry.q.val().get_bits::<64>(self.c_st_len.val().index());
+                self.s_addr.d.next =
+                    self.rd_entry.q.val().get_bits::<64>(self.c_st_addr.val().index());
+                self.s_pd.d.next = self.rd_entry.q.val().get_bits::<32>(self.c_st_pd.val().index());
+                self.s_flags.d.next = (bit_cast::<3, 2>(
+                    self.rd_entry.q.val().get_bits::<2>(self.c_st_write.val().index()),
+                ) << 1)
+                    | bit_cast::<3, 1>((self.match_stag.val() & self.rd_valid.q.val()).into());
+                self.bv.d.next = true;
+                self.bresp.d.next = 0.into();
             }
         }
         if self.ph.q.val() == 3 {

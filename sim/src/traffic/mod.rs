@@ -170,3 +170,40 @@ pub fn run_receiver(
     }
     Ok(Run { log, receiver, never_accepted })
 }
+
+/// The JSON Lines of `rnic place` (and `rnic sim place`), one value per line: the verdict and
+/// events of `log`, then the memory of every region and posted buffer of `config` (`memory`
+/// gives a target's octets), then `metrics` last if given.
+pub fn place_output<'m>(
+    config: &ReceiverConfig,
+    log: &[LogEntry],
+    memory: impl Fn(golden::receiver::Target) -> Option<&'m [u8]>,
+    metrics: Option<serde_json::Value>,
+) -> Vec<serde_json::Value> {
+    use golden::receiver::Target;
+    use serde_json::json;
+    let mut out = Vec::with_capacity(log.len() + config.regions.len() + config.posted.len() + 1);
+    for entry in log {
+        out.push(match entry {
+            LogEntry::Verdict { segment, seq, verdict } => {
+                json!({"segment": segment, "seq": seq, "verdict": verdict})
+            }
+            LogEntry::Event(Event::Deliver(d)) => json!({ "deliver": d }),
+            LogEntry::Event(Event::Error(e)) => json!({"error": {
+                "layer": e.code.layer, "etype": e.code.etype, "code": e.code.code, "seq": e.seq
+            }}),
+        });
+    }
+    for r in &config.regions {
+        let bytes = memory(Target::Region(r.stag)).unwrap_or(&[]);
+        out.push(json!({"memory": {"stag": r.stag, "base": r.base, "hex": hex::encode(bytes)}}));
+    }
+    for p in &config.posted {
+        let bytes = memory(Target::Buffer { qn: p.qn, msn: p.msn }).unwrap_or(&[]);
+        out.push(json!({"memory": {"qn": p.qn, "msn": p.msn, "hex": hex::encode(bytes)}}));
+    }
+    if let Some(m) = metrics {
+        out.push(json!({ "metrics": m }));
+    }
+    out
+}
