@@ -318,3 +318,131 @@ mod tests {
         assert!(sim_crc_cmd(8, "crc32c", "iverilog").unwrap_err().contains("--engine iverilog"));
     }
 }
+
+/// `rnic sim place`: the segments of standard input through `rnic_rx_w<W>` with the regions and
+/// buffers of `config`; prints what `rnic place --inorder` prints (verdicts, deliveries, the
+/// error, memory), each delivery and the error after the verdict of the segment that completed
+/// its FPDU, then the hardware's counters as the metrics line.
+pub fn sim_place_cmd(
+    width: usize,
+    config: &std::path::Path,
+    engine: &str,
+    vcd: Option<&std::path::Path>,
+    busy: Option<u64>,
+) -> Result<(), crate::CliError> {
+    use crate::CliError;
+    use golden::receiver::{Event, Receiver, ReceiverConfig, Verdict};
+    use sim::traffic::LogEntry;
+    check_sim_args(width, engine, vcd)?;
+    let text = std::fs::read_to_string(config)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", config.display())))?;
+    let cfg = ReceiverConfig::from_json(&text)
+        .map_err(|e| CliError::input(format!("{}: {e}", config.display())))?;
+    sim::place::check_fits(&cfg, width)
+        .map_err(|e| CliError::input(format!("{}: {e}", config.display())))?;
+    let segments = sim::traffic::parse_segments(&crate::golden_cmds::read_stdin()?)
+        .map_err(CliError::input)?;
+    let order = sim::traffic::in_order_indices(&segments, cfg.origin);
+    // Input TCP could not have produced (beyond the window, after the FIN) is refused by the
+    // receiver's rules, with its message, before any simulation.
+    let mut check = Receiver::new(&cfg).map_err(|e| CliError::input(e.to_string()))?;
+    for &i in &order {
+        let s = &segments[i];
+        check.segment(s.seq, &s.payload, s.fin).map_err(|e| CliError::input(format!("segment {i}: {e}")))?;
+    }
+
+    let mut sim = sim::place::rnic_rx_vcd(engine, width, vcd).map_err(CliError::usage)?;
+    let opts = match busy {
+        Some(seed) => sim::place::RnicRunOptions::busy(seed),
+        None => sim::place::RnicRunOptions::default(),
+    };
+    let run = sim::place::run_rnic(sim.as_mut(), &cfg, &segments, &opts)
+        .map_err(|e| CliError::check(format!("simulation: {e}")))?;
+
+    // Which segment completed each event's FPDU: the in-order stream from the origin.
+    let mut stream = Vec::new();
+    for p in sim::place::in_order_packets(&segments, cfg.origin) {
+        stream.extend_from_slice(&p.data);
+    }
+    let trigger = |e: &Event| -> u64 {
+        let seq = match e {
+            Event::Deliver(d) => delivery_seq(d),
+            Event::Error(x) => x.seq,
+        };
+        let f = seq.wrapping_sub(cfg.origin) as u64;
+        let rest = stream.get(f as usize..).unwrap_or(&[]);
+        let end = stream.len() as u64;
+        match golden::deframe::fpdu_needed_len(cfg.markers, f as u32, rest) {
+            None => end,
+            Some(need) => {
+                let lead = cfg.markers && golden::fpdu::is_marker_position(f as u32);
+                let len_end = f + 2 + if lead { 4 } else { 0 };
+                let length = u16::from_be_bytes([rest[len_end as usize - f as usize - 2], rest[len_end as usize - f as usize - 1]]);
+                if length as u32 > cfg.max_ulpdu {
+                    len_end
+                } else {
+                    (f + need as u64).min(end)
+                }
+            }
+        }
+    };
+    let mut log = Vec::new();
+    let mut events = run.events.iter().peekable();
+    for (k, &i) in order.iter().enumerate() {
+        let s = &segments[i];
+        log.push(LogEntry::Verdict { segment: i, seq: s.seq, verdict: Verdict::Accepted });
+        let start = s.seq.wrapping_sub(cfg.origin) as i32 as i64;
+        let seg_end = start + s.payload.len() as i64;
+        let last = k + 1 == order.len();
+        while let Some(e) = events.peek() {
+            if last || trigger(e) as i64 <= seg_end {
+                log.push(LogEntry::Event((*e).clone()));
+                events.next();
+            } else {
+                break;
+            }
+        }
+    }
+    let memory: std::collections::BTreeMap<golden::receiver::Target, &[u8]> =
+        run.memory.iter().map(|(t, b)| (*t, b.as_slice())).collect();
+    let r = &run.final_regs;
+    let metrics = serde_json::json!({
+        "segments": segments.len(),
+        "refused": 0,
+        "fpdus": r[&hdl::place::reg::CNT_FPDUS],
+        "records": r[&hdl::place::reg::CNT_RECORDS],
+        "bursts": r[&hdl::place::reg::CNT_BURSTS],
+        "octets_written": run.stats.octets_written,
+        "cycles": run.stats.cycles,
+        "engine": engine,
+        "width": width,
+    });
+    let lines = sim::traffic::place_output(&cfg, &log, |t| memory.get(&t).copied(), Some(metrics));
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for v in lines {
+        writeln!(out, "{v}").map_err(CliError::io)?;
+    }
+    out.flush().map_err(CliError::io)?;
+    match run.events.iter().find_map(|e| match e {
+        Event::Error(x) => Some(x),
+        _ => None,
+    }) {
+        Some(x) => Err(CliError::protocol(format!(
+            "error: {} at sequence number {}: reported by rnic_rx_w{width}",
+            x.code, x.seq
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The sequence number a delivery carries (its completing FPDU).
+fn delivery_seq(d: &golden::receiver::Delivery) -> u32 {
+    use golden::receiver::Delivery::*;
+    match d {
+        Send { seq, .. }
+        | Write { seq, .. }
+        | ReadResponse { seq, .. }
+        | ReadRequest { seq, .. }
+        | Terminate { seq, .. } => *seq,
+    }
+}

@@ -276,6 +276,20 @@ enum SimBlock {
         #[arg(long)]
         resegment: Option<u64>,
     },
+    /// TCP payload segments (the `rnic traffic` format) through `rnic_rx` with the regions and
+    /// buffers of a receiver configuration: the same input, output (JSON Lines) and exit
+    /// status as `rnic place --inorder`, produced by the hardware (segments in sequence order,
+    /// overlaps trimmed as TCP delivers them); the metrics line is the hardware's own.
+    Place {
+        /// The receiver configuration (JSON, as `rnic traffic --config-out` writes it).
+        #[arg(long)]
+        config: std::path::PathBuf,
+        #[command(flatten)]
+        hw: SimArgs,
+        /// Random idle cycles on the segments and backpressure on every output, from this seed.
+        #[arg(long)]
+        busy: Option<u64>,
+    },
     /// One message per line (hex) on stdin -> the CRC value the hardware computed per message,
     /// 8 lowercase hex digits (the register value, not the wire bytes).
     Crc {
@@ -343,6 +357,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Sim { block: SimBlock::Rx { framing, max_ulpdu, hw, resegment } } => {
             let cfg = framing.config()?;
             hw::sim_rx_cmd(hw.width, cfg, max_ulpdu, &hw.engine, hw.vcd.as_deref(), resegment)
+        }
+        Command::Sim { block: SimBlock::Place { config, hw, busy } } => {
+            hw::sim_place_cmd(hw.width, &config, &hw.engine, hw.vcd.as_deref(), busy)
         }
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
             hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)

@@ -16,7 +16,10 @@ fn scratch(name: &str) -> PathBuf {
 /// `rnic traffic` with `extra` arguments: (segments, config path).
 fn traffic(name: &str, extra: &[&str]) -> (String, PathBuf) {
     let cfg = scratch(&format!("{name}.json"));
-    let mut args = vec!["traffic", "--config-out", cfg.to_str().unwrap(), "--messages", "80"];
+    let mut args = vec!["traffic", "--config-out", cfg.to_str().unwrap()];
+    if !extra.contains(&"--messages") {
+        args.extend(["--messages", "80"]);
+    }
     args.extend_from_slice(extra);
     let o = rnic(&args, "");
     assert!(o.status.success(), "{name}: {}", text(&o.stderr));
@@ -130,5 +133,58 @@ fn bad_input_is_one_line_and_exit_status_1() {
         let o = rnic(args, "");
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert_eq!(text(&o.stderr).lines().count(), 1);
+    }
+}
+
+/// `rnic sim place` against `rnic place --inorder` on the same files: the same lines but the
+/// metrics (verdicts, deliveries after the same segments, the error, memory) and the same exit
+/// status, on both engines; segments given out of order (with duplicates) are put in order.
+#[test]
+fn sim_place_gives_the_output_of_place_inorder() {
+    for (name, extra, engine, width, exit) in [
+        ("hw-inorder", vec!["--scenario", "inorder", "--seed", "3", "--messages", "30"], "verilator", "8", 0),
+        ("hw-dup", vec!["--scenario", "dup", "--seed", "4", "--messages", "30", "--markers"], "verilator", "64", 0),
+        ("hw-crc", vec!["--scenario", "faults", "--fault", "crc", "--seed", "5", "--messages", "30"], "verilator", "16", 2),
+        ("hw-truncated", vec!["--scenario", "faults", "--fault", "truncated", "--seed", "7", "--messages", "8"], "rusthdl", "4", 2),
+        ("hw-pd", vec!["--scenario", "faults", "--fault", "pd", "--seed", "9", "--messages", "8", "--markers"], "rusthdl", "8", 2),
+    ] {
+        let (segs, cfg) = traffic(name, &extra);
+        let (gold, gold_exit) = place(&cfg, &segs, &["--inorder"]);
+        let args = ["sim", "place", "--config", cfg.to_str().unwrap(), "--width", width, "--engine", engine];
+        let o = rnic(&args, &segs);
+        let hw: Vec<Value> =
+            text(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+        assert_eq!(o.status.code(), Some(exit), "{name}: {}", text(&o.stderr));
+        assert_eq!(gold_exit, exit, "{name}: golden");
+        let strip = |v: &[Value]| -> Vec<Value> {
+            v.iter().filter(|x| x.get("metrics").is_none()).cloned().collect()
+        };
+        assert_eq!(strip(&hw), strip(&gold), "{name}: rnic sim place vs rnic place --inorder");
+        let m = &hw.last().unwrap()["metrics"];
+        assert!(m["cycles"].as_u64().unwrap() > 0 && m["engine"] == engine, "{name}: {m}");
+        if exit == 2 {
+            assert_eq!(text(&o.stderr).lines().count(), 1, "{name}: one line on stderr");
+        }
+    }
+}
+
+/// A configuration the hardware cannot hold is refused with one line and exit status 1.
+#[test]
+fn sim_place_refuses_a_configuration_beyond_the_hardware() {
+    let (segs, cfg) = traffic("hw-refuse", &["--scenario", "inorder", "--messages", "4"]);
+    let text_cfg = std::fs::read_to_string(&cfg).unwrap();
+    for (what, want) in [("max_ulpdu", "max_ulpdu 20000"), ("stag index", "beyond the table")] {
+        let bad = scratch(&format!("hw-refuse-{}.json", what.replace(' ', "-")));
+        let mut v: Value = serde_json::from_str(&text_cfg).unwrap();
+        match what {
+            "max_ulpdu" => v["max_ulpdu"] = 20000.into(),
+            _ => v["regions"][0]["stag"] = 0x0100_0155.into(),
+        }
+        std::fs::write(&bad, v.to_string()).unwrap();
+        let o = rnic(&["sim", "place", "--config", bad.to_str().unwrap(), "--engine", "verilator"], &segs);
+        assert_eq!(o.status.code(), Some(1), "{what}");
+        let e = text(&o.stderr);
+        assert_eq!(e.lines().count(), 1, "{what}: {e}");
+        assert!(e.contains(want), "{what}: {e}");
     }
 }
