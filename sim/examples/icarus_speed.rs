@@ -128,4 +128,24 @@ fn main() {
             sim::rx::run_rx(sim, &settings, &segments, &busy()).unwrap();
         });
     }
+    for w in [8, 64] {
+        let mut model = sim::place::rnic_rx("rusthdl", w).unwrap();
+        let t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+            messages: if w == 8 { 12 } else { 24 },
+            markers: true,
+            seed: 9,
+            ..Default::default()
+        });
+        let opts = sim::place::RnicRunOptions {
+            idle: Pattern::Random { p: 0.9, seed: 1 },
+            evt_ready: Pattern::Random { p: 0.8, seed: 2 },
+            aw_ready: Pattern::Random { p: 0.8, seed: 3 },
+            w_ready: Pattern::Random { p: 0.8, seed: 4 },
+            b_delay_max: 10,
+            ..Default::default()
+        };
+        measure("rnic_rx", hdl::export::rnic_rx_spec(w).unwrap(), model.as_mut(), |sim| {
+            sim::place::run_rnic(sim, &t.config, &t.segments, &opts).unwrap();
+        });
+    }
 }

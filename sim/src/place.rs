@@ -1153,3 +1153,130 @@ pub fn run_rnic(
     let memory = layout.targets.iter().map(|&(t, a, l)| (t, mem.mem.read(a, l))).collect();
     Ok(RnicRun { events, records, memory, stats, final_regs })
 }
+
+/// A workload for throughput measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// RDMA Writes of 4 KiB, DDP segments of MULPDU (EMSS 1460), one region.
+    Writes4K,
+    /// Sends of 64 octets, buffers posted before the stream starts.
+    Sends64,
+}
+
+/// The connection of `workload`: `n` messages, framed (Markers as given, CRC on) and cut into
+/// FPDU-aligned TCP segments of at most EMSS 1460.
+pub fn workload(kind: Workload, n: usize, markers: bool) -> (ReceiverConfig, Vec<TcpSegment>) {
+    use golden::ddp::{DdpSegment, Opcode, ProtocolVersion, TaggedHeader, UntaggedHeader};
+    use golden::receiver::{PostedConfig, RegionConfig, VersionName};
+    let v = ProtocolVersion::Rfc5040;
+    let emss = 1460;
+    let mulpdu = golden::mulpdu::mulpdu(emss, markers);
+    let (stag, base, pd) = (0x0142u32, 0x1_0000_0000u64, 5u32);
+    let mut ulpdus = Vec::new();
+    let mut posted = Vec::new();
+    for m in 0..n {
+        match kind {
+            Workload::Writes4K => {
+                let data: Vec<u8> = (0..4096).map(|i| (i * 7 + m) as u8).collect();
+                let chunk = mulpdu as usize - golden::ddp::TAGGED_HEADER_LEN;
+                let pieces = data.len().div_ceil(chunk);
+                for (k, c) in data.chunks(chunk).enumerate() {
+                    let to = base + (m * 4096 + k * chunk) as u64;
+                    let h = TaggedHeader::new(Opcode::RdmaWrite, k + 1 == pieces, stag, to, v);
+                    ulpdus.push(DdpSegment::Tagged { header: h, payload: c.to_vec() }.encode());
+                }
+            }
+            Workload::Sends64 => {
+                let msn = m as u32 + 1;
+                let data: Vec<u8> = (0..64).map(|i| (i * 3 + m) as u8).collect();
+                let h = UntaggedHeader::new(Opcode::Send, true, 0, msn, 0, v);
+                ulpdus.push(DdpSegment::Untagged { header: h, payload: data }.encode());
+                posted.push(PostedConfig { qn: 0, msn, len: 64 });
+            }
+        }
+    }
+    let fc = golden::fpdu::FramingConfig { markers, crc: true, offset: 0 };
+    let mut f = golden::fpdu::Framer::new(fc).expect("offset 0");
+    let fpdus: Vec<(Vec<u8>, bool)> =
+        ulpdus.iter().map(|u| (f.frame(u).expect("small ULPDU"), false)).collect();
+    let origin = 0x7000_0000u32;
+    let seg = golden::segment::segment_fpdus_with_push(&fpdus, emss, origin).expect("EMSS");
+    let n_seg = seg.segments.len();
+    let segments = seg
+        .segments
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| TcpSegment { seq: s.seq, payload: s.payload, fin: i + 1 == n_seg })
+        .collect();
+    let cfg = ReceiverConfig {
+        markers,
+        crc: true,
+        origin,
+        aligned_detect: true,
+        reassembly_octets: 1 << 20,
+        records: 64,
+        pd,
+        msn_window: POSTED_PER_QUEUE as u32,
+        max_ulpdu: mulpdu,
+        first_msn: 1,
+        version: VersionName::Rfc5040,
+        regions: vec![RegionConfig {
+            stag,
+            base,
+            len: (n.max(1) * 4096) as u64,
+            pd,
+            write: true,
+            read: false,
+            valid: true,
+        }],
+        posted,
+    };
+    (cfg, segments)
+}
+
+/// Throughput of `rnic_rx_w<W>` on a workload, no idle, no backpressure: payload octets written
+/// per cycle and TCP segment beats taken per cycle, from the first segment beat to the last
+/// memory write beat; and the run itself.
+pub fn measure_rate(
+    engine: &str,
+    width: usize,
+    kind: Workload,
+    n: usize,
+) -> Result<(f64, f64, RnicRun), String> {
+    let (cfg, segments) = workload(kind, n, false);
+    let mut sim = rnic_rx(engine, width)?;
+    let run = run_rnic(sim.as_mut(), &cfg, &segments, &RnicRunOptions::default())?;
+    if run.events.len() != n {
+        return Err(format!("{} records for {n} messages", run.events.len()));
+    }
+    let last_w = *run.stats.w_cycles.last().ok_or("no memory writes")?;
+    let span = (last_w - run.stats.first_in + 1) as f64;
+    Ok((run.stats.octets_written as f64 / span, run.stats.beats_in as f64 / span, run))
+}
+
+/// Cycles from the transfer of an FPDU's last octet to its first memory write beat, for one
+/// RDMA Write of `size` octets alone in one segment.
+pub fn measure_latency(engine: &str, width: usize, size: usize) -> Result<u64, String> {
+    let (cfg, mut segments) = workload(Workload::Writes4K, 1, false);
+    // One FPDU of `size` octets of payload, in one segment.
+    let v = golden::ddp::ProtocolVersion::Rfc5040;
+    let h = golden::ddp::TaggedHeader::new(
+        golden::ddp::Opcode::RdmaWrite,
+        true,
+        cfg.regions[0].stag,
+        cfg.regions[0].base,
+        v,
+    );
+    let u = golden::ddp::DdpSegment::Tagged { header: h, payload: vec![0x5A; size] }.encode();
+    let fc = golden::fpdu::FramingConfig { markers: false, crc: true, offset: 0 };
+    let fpdu = golden::fpdu::Framer::new(fc).and_then(|mut f| f.frame(&u)).map_err(|e| e.to_string())?;
+    segments.truncate(1);
+    segments[0] = TcpSegment { seq: cfg.origin, payload: fpdu, fin: true };
+    let mut cfg = cfg;
+    cfg.max_ulpdu = max_ulpdu(width)?;
+    let mut sim = rnic_rx(engine, width)?;
+    let run = run_rnic(sim.as_mut(), &cfg, &segments, &RnicRunOptions::default())?;
+    let last_in = *run.stats.in_last_cycles.first().ok_or("no input")?;
+    let first_w = *run.stats.w_cycles.first().ok_or("no write")?;
+    Ok(first_w - last_in)
+}

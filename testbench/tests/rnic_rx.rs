@@ -595,3 +595,18 @@ fn rnic_rx_w8_engines_in_lockstep() {
     assert!(both.compared > 10_000, "{} outputs compared", both.compared);
     assert!(both.mismatches.is_empty(), "engines differ:\n{}", both.mismatches.join("\n"));
 }
+
+/// Throughput and latency as the README reports them (`make bench`, `sim/examples/rnic_rate.rs`):
+/// 4 KiB RDMA Writes close to one beat per cycle, 64-octet Sends limited by the checker's five
+/// cycles per FPDU, the latency from an FPDU's last octet to its first memory write exact.
+#[test]
+fn rnic_rx_rate_and_latency_at_w8_and_w64() {
+    use sim::place::{measure_latency, measure_rate, Workload};
+    for (w, writes, sends, latency) in [(8, 0.95, 0.80, 43), (64, 0.85, 0.20, 44)] {
+        let (octets, beats, _) = measure_rate("verilator", w, Workload::Writes4K, 32).unwrap();
+        assert!(octets / w as f64 >= writes && beats >= writes, "w{w}: 4 KiB Writes {octets:.2} octets, {beats:.3} beats per cycle");
+        let (_, beats, _) = measure_rate("verilator", w, Workload::Sends64, 60).unwrap();
+        assert!(beats >= sends, "w{w}: 64-octet Sends {beats:.3} beats per cycle");
+        assert_eq!(measure_latency("verilator", w, 1024).unwrap(), latency, "w{w}: latency");
+    }
+}
