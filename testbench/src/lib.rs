@@ -311,7 +311,11 @@ pub mod rnic {
         let hw_c: Vec<String> = hw.events.iter().map(comparable).collect();
         let g_c: Vec<String> = g_events.iter().map(comparable).collect();
         if hw_c != g_c {
-            let first = hw_c.iter().zip(&g_c).position(|(a, b)| a != b).unwrap_or(hw_c.len().min(g_c.len()));
+            let first = hw_c
+                .iter()
+                .zip(&g_c)
+                .position(|(a, b)| a != b)
+                .unwrap_or(hw_c.len().min(g_c.len()));
             panic!(
                 "{what}: events differ at #{first} ({} hardware, {} golden):\n  hardware: {:?}\n  golden:   {:?}",
                 hw_c.len(),
@@ -404,7 +408,11 @@ pub mod rnic {
 
     /// `ulpdus` framed from the origin (Markers and CRC as `cfg` says) and cut into TCP
     /// segments of `cut` octets (the last one shorter, with FIN).
-    pub fn crafted_segments(cfg: &ReceiverConfig, ulpdus: &[Vec<u8>], cut: usize) -> Vec<TcpSegment> {
+    pub fn crafted_segments(
+        cfg: &ReceiverConfig,
+        ulpdus: &[Vec<u8>],
+        cut: usize,
+    ) -> Vec<TcpSegment> {
         let fc = golden::fpdu::FramingConfig { markers: cfg.markers, crc: cfg.crc, offset: 0 };
         let mut f = golden::fpdu::Framer::new(fc).expect("offset 0");
         let mut wire = Vec::new();

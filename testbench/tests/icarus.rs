@@ -125,7 +125,8 @@ fn mpa_rx_w8_on_icarus_matches_the_model() {
 #[test]
 fn rnic_rx_w8_on_icarus_matches_the_model() {
     let mut model = sim::place::rnic_rx("rusthdl", 8).unwrap();
-    let (cfg, segs) = testbench::rnic::traffic(sim::traffic::Scenario::InOrder, 21, true, true, 6, None);
+    let (cfg, segs) =
+        testbench::rnic::traffic(sim::traffic::Scenario::InOrder, 21, true, true, 6, None);
     check(hdl::export::rnic_rx_spec(8).unwrap(), model.as_mut(), |sim| {
         let opts = sim::place::RnicRunOptions::busy(21);
         let run = sim::place::run_rnic(sim, &cfg, &segs, &opts).unwrap();

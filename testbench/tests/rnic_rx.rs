@@ -171,7 +171,10 @@ fn edge_cases(engine: &str, w: usize) {
         ("send", send(Opcode::Send, 1, 0, &[], true, 0)),
         ("send inv", send(Opcode::SendWithInvalidate, 1, 0, &[], true, STAG_VICTIM)),
         ("send se", send(Opcode::SendWithSolicitedEvent, 1, 0, &[], true, 0)),
-        ("send se inv", send(Opcode::SendWithSolicitedEventAndInvalidate, 1, 0, &[], true, STAG_VICTIM)),
+        (
+            "send se inv",
+            send(Opcode::SendWithSolicitedEventAndInvalidate, 1, 0, &[], true, STAG_VICTIM),
+        ),
         ("terminate", {
             let mut t = terminate(1);
             t.truncate(UNTAGGED_HEADER_LEN + TERMINATE_CONTROL_LEN);
@@ -194,19 +197,62 @@ fn edge_cases(engine: &str, w: usize) {
 
     // TO wrap: the last octet at 2^64 - 1 is inside; one more octet wraps.
     let top = u64::MAX - 99;
-    let e = crafted(sim, &cfg, &[write_to(STAG_TOP, top, &payload(100, 1), true)], 1460, &busy, "end at 2^64");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[write_to(STAG_TOP, top, &payload(100, 1), true)],
+        1460,
+        &busy,
+        "end at 2^64",
+    );
     assert_eq!(err(&e), None, "w{w}: a write ending exactly at 2^64");
-    let e = crafted(sim, &cfg, &[write_to(STAG_TOP, top, &payload(101, 1), true)], 1460, &quiet, "past 2^64");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[write_to(STAG_TOP, top, &payload(101, 1), true)],
+        1460,
+        &quiet,
+        "past 2^64",
+    );
     assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_TO_WRAP), "w{w}: one octet past 2^64");
 
     // Bounds by one octet at either end.
     let end = BASE + REGION_LEN;
-    let e = crafted(sim, &cfg, &[write_to(STAG, end - 50, &payload(50, 2), true)], 1460, &quiet, "to the end");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[write_to(STAG, end - 50, &payload(50, 2), true)],
+        1460,
+        &quiet,
+        "to the end",
+    );
     assert_eq!(err(&e), None, "w{w}: ending at the region's end");
-    let e = crafted(sim, &cfg, &[write_to(STAG, end - 50, &payload(51, 2), true)], 1460, &busy, "one past");
-    assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_BASE_BOUNDS), "w{w}: one octet past the end");
-    let e = crafted(sim, &cfg, &[write_to(STAG, BASE - 1, &payload(5, 3), true)], 1460, &quiet, "one before");
-    assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_BASE_BOUNDS), "w{w}: one octet before the base");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[write_to(STAG, end - 50, &payload(51, 2), true)],
+        1460,
+        &busy,
+        "one past",
+    );
+    assert_eq!(
+        err(&e),
+        Some(TerminateCode::DDP_TAGGED_BASE_BOUNDS),
+        "w{w}: one octet past the end"
+    );
+    let e = crafted(
+        sim,
+        &cfg,
+        &[write_to(STAG, BASE - 1, &payload(5, 3), true)],
+        1460,
+        &quiet,
+        "one before",
+    );
+    assert_eq!(
+        err(&e),
+        Some(TerminateCode::DDP_TAGGED_BASE_BOUNDS),
+        "w{w}: one octet before the base"
+    );
     // The other tagged checks.
     for (stag, code) in [
         (STAG_OTHER_PD, TerminateCode::DDP_TAGGED_STAG_NOT_ASSOCIATED),
@@ -223,24 +269,81 @@ fn edge_cases(engine: &str, w: usize) {
 
     // Zero-length segments: tagged ones are not checked (STag 0 included), untagged ones need
     // their buffer.
-    let e = crafted(sim, &cfg, &[write_to(0, 0, &[], true), write_to(STAG_INVALID, u64::MAX, &[], true)], 1460, &quiet, "zero tagged");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[write_to(0, 0, &[], true), write_to(STAG_INVALID, u64::MAX, &[], true)],
+        1460,
+        &quiet,
+        "zero tagged",
+    );
     assert_eq!(e.len(), 2, "w{w}: zero-length Writes to STag 0 and an invalid STag");
     assert_eq!(err(&e), None);
-    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 0, &[], true, 0), send(Opcode::Send, 2, 0, &[], true, 0)], 1460, &quiet, "zero send");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[send(Opcode::Send, 1, 0, &[], true, 0), send(Opcode::Send, 2, 0, &[], true, 0)],
+        1460,
+        &quiet,
+        "zero send",
+    );
     assert_eq!(err(&e), None, "w{w}: zero-length Sends with buffers");
     let mut c13 = cfg.clone();
     c13.posted.retain(|p| !(p.qn == 0 && p.msn == 2));
-    let e = crafted(sim, &c13, &[send(Opcode::Send, 1, 0, &[], true, 0), send(Opcode::Send, 2, 0, &[], true, 0)], 1460, &busy, "zero send no buffer");
-    assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_NO_BUFFER), "w{w}: a zero-length Send needs a buffer");
+    let e = crafted(
+        sim,
+        &c13,
+        &[send(Opcode::Send, 1, 0, &[], true, 0), send(Opcode::Send, 2, 0, &[], true, 0)],
+        1460,
+        &busy,
+        "zero send no buffer",
+    );
+    assert_eq!(
+        err(&e),
+        Some(TerminateCode::DDP_UNTAGGED_NO_BUFFER),
+        "w{w}: a zero-length Send needs a buffer"
+    );
 
     // MSN window, MO and length.
-    let e = crafted(sim, &cfg, &[send(Opcode::Send, 17, 0, &payload(3, 5), true, 0)], 1460, &quiet, "msn window");
-    assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_MSN_RANGE), "w{w}: MSN at the window's end");
-    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 4097, &payload(3, 5), true, 0)], 1460, &quiet, "mo");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[send(Opcode::Send, 17, 0, &payload(3, 5), true, 0)],
+        1460,
+        &quiet,
+        "msn window",
+    );
+    assert_eq!(
+        err(&e),
+        Some(TerminateCode::DDP_UNTAGGED_MSN_RANGE),
+        "w{w}: MSN at the window's end"
+    );
+    let e = crafted(
+        sim,
+        &cfg,
+        &[send(Opcode::Send, 1, 4097, &payload(3, 5), true, 0)],
+        1460,
+        &quiet,
+        "mo",
+    );
     assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_INVALID_MO), "w{w}: MO past the buffer");
-    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 4090, &payload(6, 5), true, 0)], 1460, &busy, "mo end");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[send(Opcode::Send, 1, 4090, &payload(6, 5), true, 0)],
+        1460,
+        &busy,
+        "mo end",
+    );
     assert_eq!(err(&e), None, "w{w}: MO + length at the buffer's end");
-    let e = crafted(sim, &cfg, &[send(Opcode::Send, 1, 4090, &payload(7, 5), true, 0)], 1460, &quiet, "too long");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[send(Opcode::Send, 1, 4090, &payload(7, 5), true, 0)],
+        1460,
+        &quiet,
+        "too long",
+    );
     assert_eq!(err(&e), Some(TerminateCode::DDP_UNTAGGED_TOO_LONG), "w{w}: one octet too long");
 
     // MSN wrap: queue 0 starts at 2^32 - 2.
@@ -261,9 +364,20 @@ fn edge_cases(engine: &str, w: usize) {
     let inv = send(Opcode::SendWithInvalidate, 1, 0, &payload(20, 6), true, STAG_VICTIM);
     let after = write_to(STAG_VICTIM, SMALL_BASE, &payload(20, 7), true);
     let before = write_to(STAG_VICTIM, SMALL_BASE + 100, &payload(20, 8), true);
-    let e = crafted(sim, &cfg, &[before.clone(), inv.clone(), after], 1460, &busy, "write after invalidate");
+    let e = crafted(
+        sim,
+        &cfg,
+        &[before.clone(), inv.clone(), after],
+        1460,
+        &busy,
+        "write after invalidate",
+    );
     assert_eq!(e.len(), 3, "w{w}: Write, Send with Invalidate, error");
-    assert_eq!(err(&e), Some(TerminateCode::DDP_TAGGED_INVALID_STAG), "w{w}: the STag is invalid after");
+    assert_eq!(
+        err(&e),
+        Some(TerminateCode::DDP_TAGGED_INVALID_STAG),
+        "w{w}: the STag is invalid after"
+    );
     for (stag, code) in [
         (STAG_INVALID, TerminateCode::RDMAP_CANNOT_INVALIDATE),
         (0x0999, TerminateCode::RDMAP_CANNOT_INVALIDATE),
@@ -311,7 +425,8 @@ fn alignments(engine: &str, w: usize) {
     let cfg = crafted_config(true);
     let mut ulpdus = Vec::new();
     let mut off = 0u64;
-    let mut lens: Vec<usize> = (1..=12).chain([w - 1, w, w + 1, 2 * w - 1, 2 * w, 2 * w + 3]).collect();
+    let mut lens: Vec<usize> =
+        (1..=12).chain([w - 1, w, w + 1, 2 * w - 1, 2 * w, 2 * w + 3]).collect();
     lens.sort_unstable();
     lens.dedup();
     for len in lens {
@@ -370,7 +485,8 @@ macro_rules! width_tests {
     )*};
 }
 
-const FEW: Option<&[Fault]> = Some(&[Fault::BoundsHigh, Fault::NoBuffer, Fault::Crc, Fault::ShortUlpdu]);
+const FEW: Option<&[Fault]> =
+    Some(&[Fault::BoundsHigh, Fault::NoBuffer, Fault::Crc, Fault::ShortUlpdu]);
 
 width_tests! {
     rnic_rx_w4_verilator: "verilator", 4, 4, 60, None, true;
@@ -385,6 +501,23 @@ width_tests! {
     rnic_rx_w64_rusthdl: "rusthdl", 64, 1, 8, FEW, false;
 }
 
+/// Reads STATUS until the bits of `mask` are clear (at most 40 reads, a few hundred cycles);
+/// returns the last value.
+fn wait_status_clear(sim: &mut dyn CycleSim, mask: u32) -> u32 {
+    let mut st = 0;
+    for _ in 0..40 {
+        st = axil_run(sim, &[AxilOp::read(reg::STATUS)]).unwrap()[0].1;
+        if st & mask == 0 {
+            return st;
+        }
+        for _ in 0..10 {
+            sim.eval();
+            sim.tick();
+        }
+    }
+    panic!("STATUS {st:#x} keeps {mask:#x} set");
+}
+
 /// Every register of the map: defaults, write and read back, SLVERR for unmapped addresses and
 /// partial strobes, STag commands (write, read back, invalidate, refused), post refused on
 /// QN 3.
@@ -392,19 +525,24 @@ fn register_map(engine: &str) {
     let mut sim = sim::place::rnic_rx(engine, 8).unwrap();
     let sim = sim.as_mut();
     sim.reset(2).unwrap();
-    let r = axil_run(sim, &[
-        AxilOp::read(reg::ID),
-        AxilOp::read(reg::PARAMS),
-        AxilOp::read(reg::CTRL),
-        AxilOp::read(reg::STATUS),
-        AxilOp::read(reg::MAX_ULPDU),
-        AxilOp::read(reg::MSN_WINDOW),
-        AxilOp::read(reg::FIRST_MSN),
-        AxilOp::read(reg::ERR_CODE),
-    ])
+    let r = axil_run(
+        sim,
+        &[
+            AxilOp::read(reg::ID),
+            AxilOp::read(reg::PARAMS),
+            AxilOp::read(reg::CTRL),
+            AxilOp::read(reg::STATUS),
+            AxilOp::read(reg::MAX_ULPDU),
+            AxilOp::read(reg::MSN_WINDOW),
+            AxilOp::read(reg::FIRST_MSN),
+            AxilOp::read(reg::ERR_CODE),
+        ],
+    )
     .unwrap();
     let v: Vec<u32> = r.iter().map(|x| x.1).collect();
-    assert_eq!(v, [reg::ID_VALUE, 8 | 8 << 8 | 6 << 16, reg::CTRL_CRC, 0, 0xFFFF, 64, 1, 0]);
+    // STATUS: resetting while the tables are cleared after reset (256 cycles).
+    assert_eq!(v, [reg::ID_VALUE, 8 | 8 << 8 | 6 << 16, reg::CTRL_CRC, 0x20, 0xFFFF, 64, 1, 0]);
+    assert_eq!(wait_status_clear(sim, 0x20), 0, "{engine}: STATUS once the tables are clear");
     // Read-write registers hold what is written.
     let rw = [
         (reg::ORIGIN, 0x8765_4321),
@@ -435,45 +573,62 @@ fn register_map(engine: &str) {
     }
     // Unmapped addresses and partial strobes: SLVERR, nothing changes.
     let bad = |addr, data, strb| AxilOp { addr, data: Some(data), strb, expect_resp: 2 };
-    axil_run(sim, &[
-        bad(reg::MSN_WINDOW, 0, 0xF),
-        bad(reg::MSN_WINDOW, 0x8000_0001, 0xF),
-        AxilOp::write(reg::MSN_WINDOW, 0x8000_0000),
-        AxilOp::write(reg::MSN_WINDOW, 33),
-        bad(0x300, 1, 0xF),
-        bad(reg::ID, 1, 0xF),
-        bad(reg::CNT_FPDUS, 1, 0xF),
-        bad(reg::PD, 0, 0x3),
-        AxilOp { addr: 0x304, data: None, strb: 0, expect_resp: 2 },
-    ])
+    axil_run(
+        sim,
+        &[
+            bad(reg::MSN_WINDOW, 0, 0xF),
+            bad(reg::MSN_WINDOW, 0x8000_0001, 0xF),
+            AxilOp::write(reg::MSN_WINDOW, 0x8000_0000),
+            AxilOp::write(reg::MSN_WINDOW, 33),
+            bad(0x300, 1, 0xF),
+            bad(reg::ID, 1, 0xF),
+            bad(reg::CNT_FPDUS, 1, 0xF),
+            bad(reg::PD, 0, 0x3),
+            AxilOp { addr: 0x304, data: None, strb: 0, expect_resp: 2 },
+        ],
+    )
     .unwrap();
     assert_eq!(axil_run(sim, &[AxilOp::read(reg::PD)]).unwrap()[0].1, 0xCAFE_0007);
     // STag commands: write an entry, read it back; invalidate; refused commands.
-    let mut ops = sim::place::register_region_ops(0x0A5C, 0x1000, 0x2000, 0x4000_0000, 0xCAFE_0007, 3);
+    let mut ops =
+        sim::place::register_region_ops(0x0A5C, 0x1000, 0x2000, 0x4000_0000, 0xCAFE_0007, 3);
     ops.push(AxilOp::write(reg::STAG_BASE_LO, 0));
     ops.push(AxilOp::write(reg::STAG_FLAGS, 0));
     ops.push(AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_READ));
-    ops.extend([reg::STAG_BASE_LO, reg::STAG_LEN_LO, reg::STAG_ADDR_LO, reg::STAG_PD, reg::STAG_FLAGS, reg::STAG_CMD].map(AxilOp::read));
+    ops.extend(
+        [
+            reg::STAG_BASE_LO,
+            reg::STAG_LEN_LO,
+            reg::STAG_ADDR_LO,
+            reg::STAG_PD,
+            reg::STAG_FLAGS,
+            reg::STAG_CMD,
+        ]
+        .map(AxilOp::read),
+    );
     let r = axil_run(sim, &ops).unwrap();
     let v: Vec<u32> = r.iter().map(|x| x.1).collect();
     assert_eq!(v, [0x1000, 0x2000, 0x4000_0000, 0xCAFE_0007, 3, 0], "{engine}: read back");
     let slverr = |data| AxilOp { addr: reg::STAG_CMD, data: Some(data), strb: 0xF, expect_resp: 2 };
-    let r = axil_run(sim, &[
-        AxilOp::write(reg::STAG, 0x0A5D),
-        slverr(reg::CMD_STAG_INVALIDATE),
-        AxilOp::read(reg::STAG_CMD),
-        AxilOp::write(reg::STAG, 0x0A5C),
-        AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_INVALIDATE),
-        AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_READ),
-        AxilOp::read(reg::STAG_FLAGS),
-        AxilOp::write(reg::STAG, 0x1_0000),
-        slverr(reg::CMD_STAG_WRITE),
-        AxilOp::read(reg::STAG_CMD),
-        slverr(9),
-        AxilOp::write(reg::POST_QN, 3),
-        AxilOp { addr: reg::POST_CMD, data: Some(1), strb: 0xF, expect_resp: 2 },
-        AxilOp::read(reg::POST_CMD),
-    ])
+    let r = axil_run(
+        sim,
+        &[
+            AxilOp::write(reg::STAG, 0x0A5D),
+            slverr(reg::CMD_STAG_INVALIDATE),
+            AxilOp::read(reg::STAG_CMD),
+            AxilOp::write(reg::STAG, 0x0A5C),
+            AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_INVALIDATE),
+            AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_READ),
+            AxilOp::read(reg::STAG_FLAGS),
+            AxilOp::write(reg::STAG, 0x1_0000),
+            slverr(reg::CMD_STAG_WRITE),
+            AxilOp::read(reg::STAG_CMD),
+            slverr(9),
+            AxilOp::write(reg::POST_QN, 3),
+            AxilOp { addr: reg::POST_CMD, data: Some(1), strb: 0xF, expect_resp: 2 },
+            AxilOp::read(reg::POST_CMD),
+        ],
+    )
     .unwrap();
     let v: Vec<u32> = r.iter().map(|x| x.1).collect();
     assert_eq!(v, [1, 2, 1, 1], "{engine}: refusals and the invalidation");
@@ -508,10 +663,16 @@ fn rnic_rx_w8_failed_write_stops_the_connection() {
         assert_eq!(last[hdl::place::record::KIND], hdl::place::record::KIND_ERROR);
         assert_eq!(last[hdl::place::record::FLAGS], hdl::place::record::FLAG_LOCAL);
         // No record may come whose writes include the failed burst.
-        let bursts_before = hw.stats.bursts_log.iter().filter(|b| b.3 <= hw.stats.record_cycles[n - 1]).count() as u64;
+        let bursts_before =
+            hw.stats.bursts_log.iter().filter(|b| b.3 <= hw.stats.record_cycles[n - 1]).count()
+                as u64;
         assert!(bursts_before > fail, "failed burst {fail}");
         assert_eq!(hw.final_regs[&reg::ERR_CODE] & 0x3_0000, 0x3_0000, "local error in ERR_CODE");
-        assert_eq!(hw.final_regs[&reg::STATUS] & 0b1_0110, 0b1_0110, "stopped, error, write failed");
+        assert_eq!(
+            hw.final_regs[&reg::STATUS] & 0b1_0110,
+            0b1_0110,
+            "stopped, error, write failed"
+        );
         assert_eq!(hw.final_regs[&reg::CNT_WRITE_ERRORS], 1);
         // Disabled and enabled again (no rst): the failure is forgotten, a new connection is
         // delivered in full.
@@ -561,8 +722,9 @@ fn rnic_rx_w8_reset_with_traffic_and_restart() {
     check_connection(sim, &cfg2, &segs2, &RnicRunOptions::busy(2), "after reset");
     // Disable: the connection resets once quiet (STATUS.running and .resetting clear), enable
     // again with a new origin: a connection whose stream starts there is delivered.
-    let r = axil_run(sim, &[AxilOp::write(reg::CTRL, reg::CTRL_CRC), AxilOp::read(reg::STATUS)]).unwrap();
-    assert_eq!(r[0].1 & 0b10_0001, 0, "not running, not resetting once quiet: {:#x}", r[0].1);
+    axil_run(sim, &[AxilOp::write(reg::CTRL, reg::CTRL_CRC)]).unwrap();
+    let st = wait_status_clear(sim, 0x20);
+    assert_eq!(st & 0b10_0001, 0, "not running, not resetting once quiet: {st:#x}");
     let (cfg3, segs3) = traffic(Scenario::InOrder, 13, false, true, 10, None);
     let opts = RnicRunOptions { soft_start: true, seed: 99, ..Default::default() };
     let (hw, g) = check_connection(sim, &cfg3, &segs3, &opts, "restart without rst");
@@ -604,7 +766,10 @@ fn rnic_rx_rate_and_latency_at_w8_and_w64() {
     use sim::place::{measure_latency, measure_rate, Workload};
     for (w, writes, sends, latency) in [(8, 0.95, 0.80, 43), (64, 0.85, 0.20, 44)] {
         let (octets, beats, _) = measure_rate("verilator", w, Workload::Writes4K, 32).unwrap();
-        assert!(octets / w as f64 >= writes && beats >= writes, "w{w}: 4 KiB Writes {octets:.2} octets, {beats:.3} beats per cycle");
+        assert!(
+            octets / w as f64 >= writes && beats >= writes,
+            "w{w}: 4 KiB Writes {octets:.2} octets, {beats:.3} beats per cycle"
+        );
         let (_, beats, _) = measure_rate("verilator", w, Workload::Sends64, 60).unwrap();
         assert!(beats >= sends, "w{w}: 64-octet Sends {beats:.3} beats per cycle");
         assert_eq!(measure_latency("verilator", w, 1024).unwrap(), latency, "w{w}: latency");

@@ -424,10 +424,50 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, st, stop, base0, base1, base2, t_open, t_rresp, t_stag, t_to, t_len,
-            idx_ok, win_ok, e_stag, e_base, e_len, e_addr, e_pd, e_wr, e_valid, p_msn, p_addr,
-            p_len, p_valid, key_ok, pd_ok, wrap, below, off, end_to, r_end, buf_ok, mo_ok, end_ok, bad, code,
-            addr, ev, ecode, eseq, fpdu_q, placed_q, placed_len_q
+            self,
+            clock,
+            st,
+            stop,
+            base0,
+            base1,
+            base2,
+            t_open,
+            t_rresp,
+            t_stag,
+            t_to,
+            t_len,
+            idx_ok,
+            win_ok,
+            e_stag,
+            e_base,
+            e_len,
+            e_addr,
+            e_pd,
+            e_wr,
+            e_valid,
+            p_msn,
+            p_addr,
+            p_len,
+            p_valid,
+            key_ok,
+            pd_ok,
+            wrap,
+            below,
+            off,
+            end_to,
+            r_end,
+            buf_ok,
+            mo_ok,
+            end_ok,
+            bad,
+            code,
+            addr,
+            ev,
+            ecode,
+            eseq,
+            fpdu_q,
+            placed_q,
+            placed_len_q
         );
         self.dfifo.clock.next = self.clock.val();
         self.dfifo.rst.next = self.rst.val();
@@ -523,14 +563,13 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             self.pd_ok.d.next = self.e_pd.q.val() == self.cfg_pd.val();
             // The last octet TO + len - 1 must fit in 64 bits: TO + len <= 2^64.
             self.end_to.d.next = self.to_end.val();
-            self.wrap.d.next = self.to_end.val().get_bit(64)
-                & (self.to_end.val().get_bits::<64>(0) != 0);
+            self.wrap.d.next =
+                self.to_end.val().get_bit(64) & (self.to_end.val().get_bits::<64>(0) != 0);
             self.r_end.d.next =
                 bit_cast::<65, 64>(self.e_base.q.val()) + bit_cast::<65, 64>(self.e_len.q.val());
             self.below.d.next = self.hdr.to.val() < self.e_base.q.val();
             self.off.d.next = self.hdr.to.val() - self.e_base.q.val();
-            self.buf_ok.d.next =
-                self.p_valid.q.val() & (self.p_msn.q.val() == self.hdr.msn.val());
+            self.buf_ok.d.next = self.p_valid.q.val() & (self.p_msn.q.val() == self.hdr.msn.val());
             self.mo_ok.d.next = self.hdr.mo.val() <= self.p_len.q.val();
             self.end_ok.d.next = self.end33.val() <= bit_cast::<33, 32>(self.p_len.q.val());
             self.st.d.next = 3.into();

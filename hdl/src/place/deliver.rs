@@ -109,7 +109,8 @@ impl PlaceDeliver {
         let local = record::KIND_ERROR as u64 | ((record::FLAG_LOCAL as u64) << 8);
         let (layer, etype, code) = term::decode(term::RDMAP_LOCAL_CATASTROPHIC);
         let lcode = layer as u64 | (etype as u64) << 8 | (code as u64) << 16;
-        let c_local = Bits::<512>::from(local) | (Bits::<512>::from(lcode) << (8 * record::LAYER as u64));
+        let c_local =
+            Bits::<512>::from(local) | (Bits::<512>::from(lcode) << (8 * record::LAYER as u64));
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -163,8 +164,10 @@ impl Default for PlaceDeliver {
 impl Logic for PlaceDeliver {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ov, odata, okind, fin, stop, pulse, met_q, before_q, popped, b_err_seen,
-            fv_q);
+        dff_setup!(
+            self, clock, ov, odata, okind, fin, stop, pulse, met_q, before_q, popped, b_err_seen,
+            fv_q
+        );
         self.m_axis.data.next = self.odata.q.val();
         self.m_axis.keep.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
         self.m_axis.user.next = self.okind.q.val();
@@ -215,7 +218,8 @@ impl Logic for PlaceDeliver {
             self.odata.d.next = bit_cast::<512, REC>(self.rec_data.val());
             self.okind.d.next = self.kind.val();
             self.pulse.d.next = true;
-            if (self.kind.val() == self.c_err_kind.val()) | (self.kind.val() == self.c_term_kind.val())
+            if (self.kind.val() == self.c_err_kind.val())
+                | (self.kind.val() == self.c_term_kind.val())
             {
                 self.fin.d.next = true;
             }

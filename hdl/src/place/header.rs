@@ -355,9 +355,36 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, in_pkt, bidx, cap, cuser, full, o_valid, o_seq, o_ulen, o_err, o_mpa,
-            o_code, o_tagged, o_last, o_opcode, o_stag, o_to, o_qn, o_msn, o_mo, o_plen, o_skip,
-            o_sink_stag, o_sink_to, o_rd_size, o_src_stag, o_src_to, o_tctl, o_echo
+            self,
+            clock,
+            in_pkt,
+            bidx,
+            cap,
+            cuser,
+            full,
+            o_valid,
+            o_seq,
+            o_ulen,
+            o_err,
+            o_mpa,
+            o_code,
+            o_tagged,
+            o_last,
+            o_opcode,
+            o_stag,
+            o_to,
+            o_qn,
+            o_msn,
+            o_mo,
+            o_plen,
+            o_skip,
+            o_sink_stag,
+            o_sink_to,
+            o_rd_size,
+            o_src_stag,
+            o_src_to,
+            o_tctl,
+            o_echo
         );
         self.fifo.clock.next = self.clock.val();
         self.fifo.rst.next = self.rst.val();
@@ -441,7 +468,8 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         self.bad.next = true;
         self.code.next = 0.into();
         if self.cuser.q.val().get_bit(48) {
-            self.code.next = bit_cast::<16, 2>(self.cuser.q.val().get_bits::<2>(49)) | self.c_e_mpa.val();
+            self.code.next =
+                bit_cast::<16, 2>(self.cuser.q.val().get_bits::<2>(49)) | self.c_e_mpa.val();
         } else if self.u_len.val() < 2 {
             self.code.next = self.c_e_cat.val();
         } else if self.dv.val() != self.ver.val() {

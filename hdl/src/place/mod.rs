@@ -241,7 +241,7 @@ pub mod reg {
     pub const CTRL: u64 = 0x008;
     /// RO: `[0]` running, `[1]` stopped (error or Terminate), `[2]` an error was reported,
     /// `[3]` a Terminate was received, `[4]` a memory write failed, `[5]` resetting (enable
-    /// low, waiting for the pipeline to drain), `[6]` a command is running.
+    /// low and the pipeline draining, or a table being cleared), `[6]` a command is running.
     pub const STATUS: u64 = 0x00C;
     /// RW: sequence number of the first octet of Full Operation (the Marker origin).
     pub const ORIGIN: u64 = 0x010;

@@ -183,8 +183,8 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     c_pb_addr: Constant<Bits<16>>,
     c_pb_len: Constant<Bits<16>>,
     // Combinational.
-    wa: Signal<Local, Bits<AB>>,
-    ra: Signal<Local, Bits<AB>>,
+    wa: Signal<Local, Bits<10>>,
+    ra: Signal<Local, Bits<10>>,
     w_fire: Signal<Local, Bit>,
     w_ok: Signal<Local, Bit>,
     busy: Signal<Local, Bit>,
@@ -322,7 +322,8 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         dff_setup!(
             self, clock, w_rdy, bv, bresp, ar_rdy, rv, rdata, rresp, ctrl, origin, max_ulpdu, pd,
             window, first_msn, s_stag, s_base, s_len, s_addr, s_pd, s_flags, s_refused, p_qn,
-            p_msn, p_addr, p_len, p_refused, ph, inv_cmd, rd_entry, rd_valid, n_fpdus, n_placed, n_records, n_seq
+            p_msn, p_addr, p_len, p_refused, ph, inv_cmd, rd_entry, rd_valid, n_fpdus, n_placed,
+            n_records, n_seq
         );
         // ---- Settings out. ----
         self.cfg_enable.next = self.ctrl.q.val().get_bit(0);
@@ -340,7 +341,8 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             self.n_fpdus.d.next = self.n_fpdus.q.val() + 1;
         }
         if self.placed_pulse.val() {
-            self.n_placed.d.next = self.n_placed.q.val() + bit_cast::<64, 16>(self.placed_len.val());
+            self.n_placed.d.next =
+                self.n_placed.q.val() + bit_cast::<64, 16>(self.placed_len.val());
         }
         if self.record_pulse.val() {
             self.n_records.d.next = self.n_records.q.val() + 1;
@@ -352,8 +354,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         // ---- Table command ports (held while the phase lasts). ----
         self.idx_ok.next = (self.s_stag.q.val() >> self.c_ishift.val()) == 0;
         self.st_index.next = bit_cast::<SA, 32>(self.s_stag.q.val() >> 8);
-        self.entry.next = (bit_cast::<ST_BITS, 32>(self.s_stag.q.val())
-            << self.c_st_stag.val())
+        self.entry.next = (bit_cast::<ST_BITS, 32>(self.s_stag.q.val()) << self.c_st_stag.val())
             | (bit_cast::<ST_BITS, 64>(self.s_base.q.val()) << self.c_st_base.val())
             | (bit_cast::<ST_BITS, 64>(self.s_len.q.val()) << self.c_st_len.val())
             | (bit_cast::<ST_BITS, 64>(self.s_addr.q.val()) << self.c_st_addr.val())
@@ -406,7 +407,8 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
                 self.ph.d.next = 0.into();
                 self.s_base.d.next =
                     self.rd_entry.q.val().get_bits::<64>(self.c_st_base.val().index());
-                self.s_len.d.next = self.rd_entry.q.val().get_bits::<64>(self.c_st_len.val().index());
+                self.s_len.d.next =
+                    self.rd_entry.q.val().get_bits::<64>(self.c_st_len.val().index());
                 self.s_addr.d.next =
                     self.rd_entry.q.val().get_bits::<64>(self.c_st_addr.val().index());
                 self.s_pd.d.next = self.rd_entry.q.val().get_bits::<32>(self.c_st_pd.val().index());
@@ -446,104 +448,155 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         if self.bv.q.val() & self.s_axil.bready.val() {
             self.bv.d.next = false;
         }
-        self.w_fire.next = self.w_rdy.q.val() & self.s_axil.awvalid.val() & self.s_axil.wvalid.val();
+        self.w_fire.next =
+            self.w_rdy.q.val() & self.s_axil.awvalid.val() & self.s_axil.wvalid.val();
         self.w_rdy.d.next = self.s_axil.awvalid.val()
             & self.s_axil.wvalid.val()
             & !self.w_rdy.q.val()
             & !self.bv.q.val()
             & !self.busy.val();
-        self.wa.next = self.s_axil.awaddr.val() & 0xFFC;
+        self.wa.next = bit_cast::<10, AB>(self.s_axil.awaddr.val() >> 2);
         self.w_ok.next = self.s_axil.wstrb.val() == 0xF;
         if self.w_fire.val() {
             self.bv.d.next = true;
             self.bresp.d.next = 0.into();
             if !self.w_ok.val() {
                 self.bresp.d.next = 2.into();
-            } else if self.wa.val() == 0x008 {
-                self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<4>(0);
-            } else if self.wa.val() == 0x010 {
-                self.origin.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x014 {
-                self.max_ulpdu.d.next = self.s_axil.wdata.val().get_bits::<16>(0);
-            } else if self.wa.val() == 0x018 {
-                self.pd.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x01C {
-                // 1..=2^31 (RFC 5041: the window is at most half the MSN space).
-                if (self.s_axil.wdata.val() == 0) | (self.s_axil.wdata.val() > 0x8000_0000_u64) {
-                    self.bresp.d.next = 2.into();
-                } else {
-                    self.window.d.next = self.s_axil.wdata.val();
-                }
-            } else if self.wa.val() == 0x020 {
-                self.first_msn.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x080 {
-                self.s_stag.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x084 {
-                self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
-            } else if self.wa.val() == 0x088 {
-                self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_u64)
-                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
-            } else if self.wa.val() == 0x08C {
-                self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
-            } else if self.wa.val() == 0x090 {
-                self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_u64)
-                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
-            } else if self.wa.val() == 0x094 {
-                self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
-            } else if self.wa.val() == 0x098 {
-                self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_u64)
-                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
-            } else if self.wa.val() == 0x09C {
-                self.s_pd.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x0A0 {
-                self.s_flags.d.next = self.s_axil.wdata.val().get_bits::<3>(0);
-            } else if self.wa.val() == 0x0A4 {
-                // STag commands: the response waits for the table.
-                self.bv.d.next = false;
-                self.s_refused.d.next = false;
-                if !self.idx_ok.val() {
-                    self.bv.d.next = true;
-                    self.bresp.d.next = 2.into();
-                    self.s_refused.d.next = true;
-                } else if self.s_axil.wdata.val() == 1 {
-                    self.ph.d.next = 1.into();
-                } else if self.s_axil.wdata.val() == 2 {
-                    self.ph.d.next = 2.into();
-                    self.inv_cmd.d.next = true;
-                } else if self.s_axil.wdata.val() == 3 {
-                    self.ph.d.next = 2.into();
-                    self.inv_cmd.d.next = false;
-                } else {
-                    self.bv.d.next = true;
-                    self.bresp.d.next = 2.into();
-                }
-            } else if self.wa.val() == 0x0C0 {
-                self.p_qn.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x0C4 {
-                self.p_msn.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x0C8 {
-                self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                    | bit_cast::<64, 32>(self.s_axil.wdata.val());
-            } else if self.wa.val() == 0x0CC {
-                self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_u64)
-                    | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
-            } else if self.wa.val() == 0x0D0 {
-                self.p_len.d.next = self.s_axil.wdata.val();
-            } else if self.wa.val() == 0x0D4 {
-                self.bv.d.next = false;
-                self.p_refused.d.next = false;
-                if (self.p_qn.q.val() > 2) | (self.s_axil.wdata.val() != 1) {
-                    self.bv.d.next = true;
-                    self.bresp.d.next = 2.into();
-                    self.p_refused.d.next = true;
-                } else {
-                    self.ph.d.next = 4.into();
-                }
             } else {
-                self.bresp.d.next = 2.into();
+                match self.wa.val().index() {
+                    // CTRL
+                    2 => {
+                        self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<4>(0);
+                    }
+                    // ORIGIN
+                    4 => {
+                        self.origin.d.next = self.s_axil.wdata.val();
+                    }
+                    // MAX_ULPDU
+                    5 => {
+                        self.max_ulpdu.d.next = self.s_axil.wdata.val().get_bits::<16>(0);
+                    }
+                    // PD
+                    6 => {
+                        self.pd.d.next = self.s_axil.wdata.val();
+                    }
+                    // MSN_WINDOW
+                    7 => {
+                        // 1..=2^31 (RFC 5041: the window is at most half the MSN space).
+                        if (self.s_axil.wdata.val() == 0)
+                            | (self.s_axil.wdata.val() > 0x8000_0000_u64)
+                        {
+                            self.bresp.d.next = 2.into();
+                        } else {
+                            self.window.d.next = self.s_axil.wdata.val();
+                        }
+                    }
+                    // FIRST_MSN
+                    8 => {
+                        self.first_msn.d.next = self.s_axil.wdata.val();
+                    }
+                    // STAG
+                    32 => {
+                        self.s_stag.d.next = self.s_axil.wdata.val();
+                    }
+                    // STAG_BASE_LO
+                    33 => {
+                        self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                    }
+                    // STAG_BASE_HI
+                    34 => {
+                        self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_u64)
+                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                    }
+                    // STAG_LEN_LO
+                    35 => {
+                        self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                    }
+                    // STAG_LEN_HI
+                    36 => {
+                        self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_u64)
+                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                    }
+                    // STAG_ADDR_LO
+                    37 => {
+                        self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                    }
+                    // STAG_ADDR_HI
+                    38 => {
+                        self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_u64)
+                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                    }
+                    // STAG_PD
+                    39 => {
+                        self.s_pd.d.next = self.s_axil.wdata.val();
+                    }
+                    // STAG_FLAGS
+                    40 => {
+                        self.s_flags.d.next = self.s_axil.wdata.val().get_bits::<3>(0);
+                    }
+                    // STAG_CMD
+                    41 => {
+                        // STag commands: the response waits for the table.
+                        self.bv.d.next = false;
+                        self.s_refused.d.next = false;
+                        if !self.idx_ok.val() {
+                            self.bv.d.next = true;
+                            self.bresp.d.next = 2.into();
+                            self.s_refused.d.next = true;
+                        } else if self.s_axil.wdata.val() == 1 {
+                            self.ph.d.next = 1.into();
+                        } else if self.s_axil.wdata.val() == 2 {
+                            self.ph.d.next = 2.into();
+                            self.inv_cmd.d.next = true;
+                        } else if self.s_axil.wdata.val() == 3 {
+                            self.ph.d.next = 2.into();
+                            self.inv_cmd.d.next = false;
+                        } else {
+                            self.bv.d.next = true;
+                            self.bresp.d.next = 2.into();
+                        }
+                    }
+                    // POST_QN
+                    48 => {
+                        self.p_qn.d.next = self.s_axil.wdata.val();
+                    }
+                    // POST_MSN
+                    49 => {
+                        self.p_msn.d.next = self.s_axil.wdata.val();
+                    }
+                    // POST_ADDR_LO
+                    50 => {
+                        self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
+                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                    }
+                    // POST_ADDR_HI
+                    51 => {
+                        self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_u64)
+                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                    }
+                    // POST_LEN
+                    52 => {
+                        self.p_len.d.next = self.s_axil.wdata.val();
+                    }
+                    // POST_CMD
+                    53 => {
+                        self.bv.d.next = false;
+                        self.p_refused.d.next = false;
+                        if (self.p_qn.q.val() > 2) | (self.s_axil.wdata.val() != 1) {
+                            self.bv.d.next = true;
+                            self.bresp.d.next = 2.into();
+                            self.p_refused.d.next = true;
+                        } else {
+                            self.ph.d.next = 4.into();
+                        }
+                    }
+                    _ => {
+                        self.bresp.d.next = 2.into();
+                    }
+                }
             }
         }
 
@@ -556,7 +609,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             self.rv.d.next = false;
         }
         self.ar_rdy.d.next = self.s_axil.arvalid.val() & !self.ar_rdy.q.val() & !self.rv.q.val();
-        self.ra.next = self.s_axil.araddr.val() & 0xFFC;
+        self.ra.next = bit_cast::<10, AB>(self.s_axil.araddr.val() >> 2);
         self.status.next = bit_cast::<32, 1>(self.running.val().into())
             | (bit_cast::<32, 1>(self.stopped.val().into()) << 1)
             | (bit_cast::<32, 1>((self.err_valid.val() | self.write_failed.val()).into()) << 2)
@@ -570,89 +623,168 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         } else if self.write_failed.val() {
             self.ecode.next = 0x3_0000.into();
         }
+        // The read mux: one case per register (word address = octet address / 4).
         self.r_ok.next = true;
         self.r_val.next = 0.into();
-        if self.ra.val() == 0x000 {
-            self.r_val.next = 0x524E_5258.into();
-        } else if self.ra.val() == 0x004 {
-            self.r_val.next = self.c_params.val();
-        } else if self.ra.val() == 0x008 {
-            self.r_val.next = bit_cast::<32, 4>(self.ctrl.q.val());
-        } else if self.ra.val() == 0x00C {
-            self.r_val.next = self.status.val();
-        } else if self.ra.val() == 0x010 {
-            self.r_val.next = self.origin.q.val();
-        } else if self.ra.val() == 0x014 {
-            self.r_val.next = bit_cast::<32, 16>(self.max_ulpdu.q.val());
-        } else if self.ra.val() == 0x018 {
-            self.r_val.next = self.pd.q.val();
-        } else if self.ra.val() == 0x01C {
-            self.r_val.next = self.window.q.val();
-        } else if self.ra.val() == 0x020 {
-            self.r_val.next = self.first_msn.q.val();
-        } else if self.ra.val() == 0x024 {
-            self.r_val.next = self.ecode.val();
-        } else if self.ra.val() == 0x028 {
-            self.r_val.next = self.err_seq.val();
-        } else if self.ra.val() == 0x040 {
-            self.r_val.next = self.n_fpdus.q.val();
-        } else if self.ra.val() == 0x044 {
-            self.r_val.next = self.n_placed.q.val().get_bits::<32>(0);
-        } else if self.ra.val() == 0x048 {
-            self.r_val.next = self.n_placed.q.val().get_bits::<32>(32);
-        } else if self.ra.val() == 0x04C {
-            self.r_val.next = self.n_records.q.val();
-        } else if self.ra.val() == 0x050 {
-            self.r_val.next = self.bursts.val();
-        } else if self.ra.val() == 0x054 {
-            self.r_val.next = self.responses.val();
-        } else if self.ra.val() == 0x058 {
-            self.r_val.next = self.write_errors.val();
-        } else if self.ra.val() == 0x05C {
-            self.r_val.next = self.n_seq.q.val();
-        } else if self.ra.val() == 0x060 {
-            self.r_val.next = self.qn0_msn.val();
-        } else if self.ra.val() == 0x064 {
-            self.r_val.next = self.qn1_msn.val();
-        } else if self.ra.val() == 0x068 {
-            self.r_val.next = self.qn2_msn.val();
-        } else if self.ra.val() == 0x080 {
-            self.r_val.next = self.s_stag.q.val();
-        } else if self.ra.val() == 0x084 {
-            self.r_val.next = self.s_base.q.val().get_bits::<32>(0);
-        } else if self.ra.val() == 0x088 {
-            self.r_val.next = self.s_base.q.val().get_bits::<32>(32);
-        } else if self.ra.val() == 0x08C {
-            self.r_val.next = self.s_len.q.val().get_bits::<32>(0);
-        } else if self.ra.val() == 0x090 {
-            self.r_val.next = self.s_len.q.val().get_bits::<32>(32);
-        } else if self.ra.val() == 0x094 {
-            self.r_val.next = self.s_addr.q.val().get_bits::<32>(0);
-        } else if self.ra.val() == 0x098 {
-            self.r_val.next = self.s_addr.q.val().get_bits::<32>(32);
-        } else if self.ra.val() == 0x09C {
-            self.r_val.next = self.s_pd.q.val();
-        } else if self.ra.val() == 0x0A0 {
-            self.r_val.next = bit_cast::<32, 3>(self.s_flags.q.val());
-        } else if self.ra.val() == 0x0A4 {
-            self.r_val.next = bit_cast::<32, 1>(self.s_refused.q.val().into())
-                | (bit_cast::<32, 1>(((self.ph.q.val() != 0) & (self.ph.q.val() != 4)).into())
-                    << 31);
-        } else if self.ra.val() == 0x0C0 {
-            self.r_val.next = self.p_qn.q.val();
-        } else if self.ra.val() == 0x0C4 {
-            self.r_val.next = self.p_msn.q.val();
-        } else if self.ra.val() == 0x0C8 {
-            self.r_val.next = self.p_addr.q.val().get_bits::<32>(0);
-        } else if self.ra.val() == 0x0CC {
-            self.r_val.next = self.p_addr.q.val().get_bits::<32>(32);
-        } else if self.ra.val() == 0x0D0 {
-            self.r_val.next = self.p_len.q.val();
-        } else if self.ra.val() == 0x0D4 {
-            self.r_val.next = bit_cast::<32, 1>(self.p_refused.q.val().into())
-                | (bit_cast::<32, 1>((self.ph.q.val() == 4).into()) << 31);
-        } else {
-            self.r_ok.next = false;
+        match self.ra.val().index() {
+            // ID
+            0 => {
+                self.r_val.next = 0x524E_5258.into();
+            }
+            // PARAMS
+            1 => {
+                self.r_val.next = self.c_params.val();
+            }
+            // CTRL
+            2 => {
+                self.r_val.next = bit_cast::<32, 4>(self.ctrl.q.val());
+            }
+            // STATUS
+            3 => {
+                self.r_val.next = self.status.val();
+            }
+            // ORIGIN
+            4 => {
+                self.r_val.next = self.origin.q.val();
+            }
+            // MAX_ULPDU
+            5 => {
+                self.r_val.next = bit_cast::<32, 16>(self.max_ulpdu.q.val());
+            }
+            // PD
+            6 => {
+                self.r_val.next = self.pd.q.val();
+            }
+            // MSN_WINDOW
+            7 => {
+                self.r_val.next = self.window.q.val();
+            }
+            // FIRST_MSN
+            8 => {
+                self.r_val.next = self.first_msn.q.val();
+            }
+            // ERR_CODE
+            9 => {
+                self.r_val.next = self.ecode.val();
+            }
+            // ERR_SEQ
+            10 => {
+                self.r_val.next = self.err_seq.val();
+            }
+            // CNT_FPDUS
+            16 => {
+                self.r_val.next = self.n_fpdus.q.val();
+            }
+            // CNT_PLACED_LO
+            17 => {
+                self.r_val.next = self.n_placed.q.val().get_bits::<32>(0);
+            }
+            // CNT_PLACED_HI
+            18 => {
+                self.r_val.next = self.n_placed.q.val().get_bits::<32>(32);
+            }
+            // CNT_RECORDS
+            19 => {
+                self.r_val.next = self.n_records.q.val();
+            }
+            // CNT_BURSTS
+            20 => {
+                self.r_val.next = self.bursts.val();
+            }
+            // CNT_RESPONSES
+            21 => {
+                self.r_val.next = self.responses.val();
+            }
+            // CNT_WRITE_ERRORS
+            22 => {
+                self.r_val.next = self.write_errors.val();
+            }
+            // CNT_SEQ_DROPS
+            23 => {
+                self.r_val.next = self.n_seq.q.val();
+            }
+            // QN0_MSN
+            24 => {
+                self.r_val.next = self.qn0_msn.val();
+            }
+            // QN1_MSN
+            25 => {
+                self.r_val.next = self.qn1_msn.val();
+            }
+            // QN2_MSN
+            26 => {
+                self.r_val.next = self.qn2_msn.val();
+            }
+            // STAG
+            32 => {
+                self.r_val.next = self.s_stag.q.val();
+            }
+            // STAG_BASE_LO
+            33 => {
+                self.r_val.next = self.s_base.q.val().get_bits::<32>(0);
+            }
+            // STAG_BASE_HI
+            34 => {
+                self.r_val.next = self.s_base.q.val().get_bits::<32>(32);
+            }
+            // STAG_LEN_LO
+            35 => {
+                self.r_val.next = self.s_len.q.val().get_bits::<32>(0);
+            }
+            // STAG_LEN_HI
+            36 => {
+                self.r_val.next = self.s_len.q.val().get_bits::<32>(32);
+            }
+            // STAG_ADDR_LO
+            37 => {
+                self.r_val.next = self.s_addr.q.val().get_bits::<32>(0);
+            }
+            // STAG_ADDR_HI
+            38 => {
+                self.r_val.next = self.s_addr.q.val().get_bits::<32>(32);
+            }
+            // STAG_PD
+            39 => {
+                self.r_val.next = self.s_pd.q.val();
+            }
+            // STAG_FLAGS
+            40 => {
+                self.r_val.next = bit_cast::<32, 3>(self.s_flags.q.val());
+            }
+            // STAG_CMD
+            41 => {
+                self.r_val.next = bit_cast::<32, 1>(self.s_refused.q.val().into())
+                    | (bit_cast::<32, 1>(((self.ph.q.val() != 0) & (self.ph.q.val() != 4)).into())
+                        << 31);
+            }
+            // POST_QN
+            48 => {
+                self.r_val.next = self.p_qn.q.val();
+            }
+            // POST_MSN
+            49 => {
+                self.r_val.next = self.p_msn.q.val();
+            }
+            // POST_ADDR_LO
+            50 => {
+                self.r_val.next = self.p_addr.q.val().get_bits::<32>(0);
+            }
+            // POST_ADDR_HI
+            51 => {
+                self.r_val.next = self.p_addr.q.val().get_bits::<32>(32);
+            }
+            // POST_LEN
+            52 => {
+                self.r_val.next = self.p_len.q.val();
+            }
+            // POST_CMD
+            53 => {
+                self.r_val.next = bit_cast::<32, 1>(self.p_refused.q.val().into())
+                    | (bit_cast::<32, 1>((self.ph.q.val() == 4).into()) << 31);
+            }
+            _ => {
+                self.r_ok.next = false;
+            }
         }
         if self.ar_rdy.q.val() & self.s_axil.arvalid.val() {
             self.rv.d.next = true;

@@ -15,7 +15,7 @@
 //! ### Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `clk`, `rst` | in | 1 | clock; synchronous reset of everything (registers to defaults, tables empty, connection disabled) |
+//! | `clk`, `rst` | in | 1 | clock; synchronous reset of everything (registers to defaults, connection disabled); the tables are then cleared in 256 cycles (STATUS.resetting), commands wait for it |
 //! | `s_axis_t*` | in | 8W | TCP payload segments in sequence order (as `mpa_rx`): `tuser[31:0]` sequence number of the first octet, `tuser[32]` FIN; `tready` is low while the connection is disabled or in reset |
 //! | `m_axi_aw*`, `m_axi_w*`, `m_axi_b*` | | | AXI4 write master, 8W-bit data, 64-bit addresses ([`crate::axi::Axi4WriteMaster`]) |
 //! | `s_axil_*` | | | AXI4-Lite slave, 32-bit data, 12 address bits: the register map ([`crate::place::reg`]) |
@@ -202,11 +202,15 @@ impl<
         if self.rst.val() {
             self.down.d.next = true;
         }
-        self.crst.next = self.rst.val() | self.down.q.val();
+        // The connection also waits while a table is being cleared.
+        self.crst.next =
+            self.rst.val() | self.down.q.val() | self.stags.busy.val() | self.posted.busy.val();
         self.regs.rst.next = self.rst.val();
         self.stags.rst.next = self.rst.val();
+        self.stags.clear.next = false;
         // Posted buffers belong to the connection: forgotten when it goes down.
-        self.posted.rst.next = self.rst.val() | self.going_down.val();
+        self.posted.rst.next = self.rst.val();
+        self.posted.clear.next = self.going_down.val();
         self.writer.rst.next = self.rst.val();
         self.writer.clr_err.next = self.going_down.val();
         self.mpa.rst.next = self.crst.val();
@@ -243,14 +247,10 @@ impl<
         self.mpa.s_axis.keep.next = self.s_axis.keep.val();
         self.mpa.s_axis.user.next = self.s_axis.user.val();
         self.mpa.s_axis.last.next = self.s_axis.last.val();
-        self.mpa.s_axis.valid.next = self.s_axis.valid.val()
-            & self.regs.cfg_enable.val()
-            & !self.down.q.val()
-            & !self.rst.val();
-        self.s_axis.ready.next = self.mpa.s_axis.ready.val()
-            & self.regs.cfg_enable.val()
-            & !self.down.q.val()
-            & !self.rst.val();
+        self.mpa.s_axis.valid.next =
+            self.s_axis.valid.val() & self.regs.cfg_enable.val() & !self.crst.val();
+        self.s_axis.ready.next =
+            self.mpa.s_axis.ready.val() & self.regs.cfg_enable.val() & !self.crst.val();
 
         // ---- ULPDUs into the header block. ----
         self.header.cfg_rdmac.next = self.regs.cfg_rdmac.val();
@@ -320,9 +320,9 @@ impl<
         self.check.pb_valid.next = self.posted.rd_valid.val();
 
         // ---- Descriptors and beats into the writer; memory. ----
-        self.writer.desc_valid.next = self.check.desc_valid.val() & !self.crst.val();
+        self.writer.desc_valid.next = self.check.desc_valid.val();
         self.writer.desc_data.next = self.check.desc_data.val();
-        self.check.desc_ready.next = self.writer.desc_ready.val() & !self.crst.val();
+        self.check.desc_ready.next = self.writer.desc_ready.val();
         self.writer.s_axis.data.next = self.header.m_axis.data.val();
         self.writer.s_axis.keep.next = self.header.m_axis.keep.val();
         self.writer.s_axis.user.next = self.header.m_axis.user.val();
@@ -347,9 +347,9 @@ impl<
         self.m_axi.bready.next = self.writer.m_axi.bready.val();
 
         // ---- Records. ----
-        self.deliver.rec_valid.next = self.check.rec_valid.val() & !self.crst.val();
+        self.deliver.rec_valid.next = self.check.rec_valid.val();
         self.deliver.rec_data.next = self.check.rec_data.val();
-        self.check.rec_ready.next = self.deliver.rec_ready.val() & !self.crst.val();
+        self.check.rec_ready.next = self.deliver.rec_ready.val();
         self.deliver.fence_valid.next = self.writer.fence_valid.val();
         self.deliver.fence_data.next = self.writer.fence_data.val();
         self.writer.fence_ready.next = self.deliver.fence_ready.val();
@@ -364,12 +364,13 @@ impl<
         self.deliver.m_axis.ready.next = self.m_axis_evt.ready.val();
 
         // ---- Status and counters. ----
-        self.regs.running.next = self.regs.cfg_enable.val() & !self.down.q.val();
-        self.regs.resetting.next = !self.regs.cfg_enable.val() & !self.down.q.val();
+        self.regs.running.next = self.regs.cfg_enable.val() & !self.crst.val();
+        self.regs.resetting.next = (!self.regs.cfg_enable.val() & !self.down.q.val())
+            | self.stags.busy.val()
+            | self.posted.busy.val();
         self.regs.stopped.next = self.check.stopped.val() | self.deliver.stop_out.val();
-        self.regs.term_received.next = self.check.stopped.val()
-            & !self.check.err_valid.val()
-            & !self.deliver.stop_out.val();
+        self.regs.term_received.next =
+            self.check.stopped.val() & !self.check.err_valid.val() & !self.deliver.stop_out.val();
         self.regs.err_valid.next = self.check.err_valid.val();
         self.regs.err_code.next = self.check.err_code.val();
         self.regs.err_seq.next = self.check.err_seq.val();

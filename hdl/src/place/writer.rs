@@ -325,9 +325,10 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, a_busy, a_addr, a_left, a_fence, a_prep, a_burst, a_last, f_pend, awv, awaddr, awlen, aw_total, inflight,
-            w_busy, w_n, w_k, w_need, w_r, w_pm, w_first, w_lastm, w_a12, w_bcnt, w_in_done, prev,
-            wv, wdata, wstrb, wlast, b_cnt, berr, berr_at, berr_cnt
+            self, clock, a_busy, a_addr, a_left, a_fence, a_prep, a_burst, a_last, f_pend, awv,
+            awaddr, awlen, aw_total, inflight, w_busy, w_n, w_k, w_need, w_r, w_pm, w_first,
+            w_lastm, w_a12, w_bcnt, w_in_done, prev, wv, wdata, wstrb, wlast, b_cnt, berr, berr_at,
+            berr_cnt
         );
         self.wq.clock.next = self.clock.val();
         self.wq.rst.next = self.rst.val();
@@ -378,13 +379,18 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         if !self.d_wr.val() {
             self.d_nb.next = 0.into();
         }
+        // Ready from registers only (it does not wait for valid).
+        self.desc_ready.next = !self.a_busy.q.val()
+            & !self.f_pend.q.val()
+            & self.wq.not_full.val()
+            & self.fq.not_full.val()
+            & (self.inflight.q.val() < 30);
         self.accept.next = self.desc_valid.val()
             & !self.a_busy.q.val()
             & !self.f_pend.q.val()
             & self.wq.not_full.val()
             & self.fq.not_full.val()
             & (self.inflight.q.val() < 30);
-        self.desc_ready.next = self.accept.val();
         self.wq.push_data.next = bit_cast::<WQ_BITS, 1>(self.d_wr.val().into())
             | (bit_cast::<WQ_BITS, 16>(self.d_len.val().get_bits::<16>(0)) << 1)
             | (bit_cast::<WQ_BITS, 6>(self.d_a.val().get_bits::<6>(0)) << 17)
@@ -475,9 +481,8 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             self.w_r.d.next = self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val());
             // Lanes r and above of the merged beat come from the older beat.
             self.w_pm.d.next = self.c_ones_b.val()
-                << (bit_cast::<16, 8>(
-                    self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val()),
-                ) << 3);
+                << (bit_cast::<16, 8>(self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val()))
+                    << 3);
             self.w_first.d.next = self.c_ones_w.val() << self.q_a.val();
             self.w_lastm.d.next = !(self.c_ones_w.val() << self.q_e.val());
             if self.q_e.val() == 0 {
@@ -511,8 +516,8 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         self.rot.next = self.merged.val();
         for s in 0..self.c_rot_r.len() {
             if self.w_r.q.val().get_bit(s) {
-                self.rot.next =
-                    (self.rot.val() >> self.c_rot_r[s].val()) | (self.rot.val() << self.c_rot_l[s].val());
+                self.rot.next = (self.rot.val() >> self.c_rot_r[s].val())
+                    | (self.rot.val() << self.c_rot_l[s].val());
             }
         }
         self.k1.next = self.w_k.q.val() + 1;
