@@ -14,9 +14,6 @@ fn main() {
         let (wo, wb, _) = measure_rate("verilator", w, Workload::Writes4K, 32).expect("writes");
         let (so, sb, _) = measure_rate("verilator", w, Workload::Sends64, 60).expect("sends");
         let lat = measure_latency("verilator", w, 1024).expect("latency");
-        println!(
-            "| {w} | {wo:.2} | {:.3} | {wb:.3} | {so:.2} | {sb:.3} | {lat} |",
-            wo / w as f64
-        );
+        println!("| {w} | {wo:.2} | {:.3} | {wb:.3} | {so:.2} | {sb:.3} | {lat} |", wo / w as f64);
     }
 }

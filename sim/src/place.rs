@@ -20,7 +20,9 @@
 //! The records are translated into [`golden::receiver::Event`]s and the memory of every region
 //! and buffer read back, so tests compare them with the golden receiver's.
 
-use crate::stream::{HandshakeMonitor, Pattern, PatternGen, ReadyDriver, StreamDriver, StreamPorts};
+use crate::stream::{
+    HandshakeMonitor, Pattern, PatternGen, ReadyDriver, StreamDriver, StreamPorts,
+};
 use crate::traffic::TcpSegment;
 use crate::{words_for, CycleSim};
 use golden::ddp::TerminateCode;
@@ -255,6 +257,8 @@ pub struct AxilMaster {
     queue: VecDeque<AxilOp>,
     cur: Option<AxilOp>,
     phase: AxilPhase,
+    /// When the master takes a response (`bready`, `rready`).
+    resp_ready: PatternGen,
     /// Values read, in order.
     pub reads: VecDeque<(u64, u32)>,
     /// Transactions completed.
@@ -264,12 +268,13 @@ pub struct AxilMaster {
 }
 
 impl AxilMaster {
-    fn new(sim: &dyn CycleSim, prefix: &str) -> Result<Self, String> {
+    fn new(sim: &dyn CycleSim, prefix: &str, resp_ready: Pattern) -> Result<Self, String> {
         Ok(AxilMaster {
             ports: AxilPorts::find(sim, prefix)?,
             queue: VecDeque::new(),
             cur: None,
             phase: AxilPhase::Idle,
+            resp_ready: PatternGen::new(resp_ready),
             reads: VecDeque::new(),
             done: 0,
             busy_cycles: 0,
@@ -286,6 +291,11 @@ impl AxilMaster {
         self.queue.is_empty() && self.cur.is_none()
     }
 
+    /// Every transaction has been handed to the slave (only responses may be outstanding).
+    pub fn all_issued(&self) -> bool {
+        self.queue.is_empty() && (self.cur.is_none() || self.phase == AxilPhase::Resp)
+    }
+
     fn drive(&mut self, sim: &mut dyn CycleSim) {
         let p = self.ports;
         if self.cur.is_none() {
@@ -295,6 +305,7 @@ impl AxilMaster {
             }
         }
         let (mut awv, mut wv, mut arv, mut bready, mut rready) = (0, 0, 0, 0, 0);
+        let take = self.resp_ready.next_on() as u64;
         if let Some(op) = self.cur {
             self.busy_cycles += 1;
             match (self.phase, op.data) {
@@ -309,8 +320,8 @@ impl AxilMaster {
                     sim.set_u64(p.araddr, op.addr);
                     arv = 1;
                 }
-                (AxilPhase::Resp, Some(_)) => bready = 1,
-                (AxilPhase::Resp, None) => rready = 1,
+                (AxilPhase::Resp, Some(_)) => bready = take,
+                (AxilPhase::Resp, None) => rready = take,
                 _ => {}
             }
         }
@@ -345,7 +356,7 @@ impl AxilMaster {
                 }
             }
             (AxilPhase::Resp, Some(_)) => {
-                if sim.get_u64(p.bvalid) & 1 != 0 {
+                if sim.get_u64(p.bvalid) & 1 != 0 && sim.get_u64(p.bready) & 1 != 0 {
                     let resp = sim.get_u64(p.bresp);
                     if resp != op.expect_resp {
                         return Err(format!(
@@ -361,7 +372,7 @@ impl AxilMaster {
                 }
             }
             (AxilPhase::Resp, None) => {
-                if sim.get_u64(p.rvalid) & 1 != 0 {
+                if sim.get_u64(p.rvalid) & 1 != 0 && sim.get_u64(p.rready) & 1 != 0 {
                     let resp = sim.get_u64(p.rresp);
                     if resp != op.expect_resp {
                         return Err(format!(
@@ -384,7 +395,7 @@ impl AxilMaster {
 /// Runs AXI4-Lite transactions one after the other on `sim` (nothing else driven but idle
 /// streams), each checked against its expected response; returns the values read.
 pub fn axil_run(sim: &mut dyn CycleSim, ops: &[AxilOp]) -> Result<Vec<(u64, u32)>, String> {
-    let mut m = AxilMaster::new(sim, "s_axil")?;
+    let mut m = AxilMaster::new(sim, "s_axil", Pattern::Always)?;
     for op in ops {
         m.push(*op);
     }
@@ -405,7 +416,14 @@ pub fn axil_run(sim: &mut dyn CycleSim, ops: &[AxilOp]) -> Result<Vec<(u64, u32)
 }
 
 /// The register writes that register one region (STAG_CMD = 1).
-pub fn register_region_ops(stag: u32, base: u64, len: u64, addr: u64, pd: u32, flags: u32) -> Vec<AxilOp> {
+pub fn register_region_ops(
+    stag: u32,
+    base: u64,
+    len: u64,
+    addr: u64,
+    pd: u32,
+    flags: u32,
+) -> Vec<AxilOp> {
     vec![
         AxilOp::write(reg::STAG, stag),
         AxilOp::write(reg::STAG_BASE_LO, base as u32),
@@ -473,6 +491,8 @@ pub struct RnicRunOptions {
     pub idle: Pattern,
     /// When the record consumer is ready.
     pub evt_ready: Pattern,
+    /// When the register driver takes a write or read response.
+    pub axil_ready: Pattern,
     /// When the memory takes an address.
     pub aw_ready: Pattern,
     /// When the memory takes a data beat.
@@ -498,6 +518,7 @@ impl Default for RnicRunOptions {
         RnicRunOptions {
             idle: Pattern::Always,
             evt_ready: Pattern::Always,
+            axil_ready: Pattern::Always,
             aw_ready: Pattern::Always,
             w_ready: Pattern::Always,
             b_delay_max: 0,
@@ -511,11 +532,13 @@ impl Default for RnicRunOptions {
 }
 
 impl RnicRunOptions {
-    /// Random idle cycles, backpressure on the records and on AW and W, slow responses.
+    /// Random idle cycles, backpressure on the records, on AW and W and on the register
+    /// responses, slow write responses.
     pub fn busy(seed: u64) -> Self {
         RnicRunOptions {
             idle: Pattern::Random { p: 0.7, seed: seed ^ 0x1 },
             evt_ready: Pattern::Random { p: 0.5, seed: seed ^ 0x2 },
+            axil_ready: Pattern::Random { p: 0.5, seed: seed ^ 0x5 },
             aw_ready: Pattern::Random { p: 0.6, seed: seed ^ 0x3 },
             w_ready: Pattern::Random { p: 0.7, seed: seed ^ 0x4 },
             b_delay_max: 40,
@@ -760,7 +783,7 @@ pub fn run_rnic(
         bready: f("bready")?,
     };
     let layout = MemLayout::new(cfg, opts.seed);
-    let mut axil = AxilMaster::new(sim, "s_axil")?;
+    let mut axil = AxilMaster::new(sim, "s_axil", opts.axil_ready.clone())?;
     let mut mem = AxiMemory {
         width,
         layout: layout.clone(),
@@ -817,26 +840,23 @@ pub fn run_rnic(
     }
     let mut base: [u32; 3] = [cfg.first_msn; 3];
     let mut posted = vec![false; cfg.posted.len()];
-    let post_window = |axil: &mut AxilMaster,
-                       posted: &mut Vec<bool>,
-                       shadow: &mut Shadow,
-                       qn: u32,
-                       base: u32| {
-        for (k, p) in cfg.posted.iter().enumerate() {
-            if p.qn == qn && !posted[k] && p.msn.wrapping_sub(base) < POSTED_PER_QUEUE as u32 {
-                let t = Target::Buffer { qn: p.qn, msn: p.msn };
-                let addr = layout.addr(t).expect("laid out");
-                let len = u32::try_from(p.len).unwrap_or(u32::MAX);
-                for op in post_buffer_ops(p.qn, p.msn, addr, len) {
-                    axil.push(op);
-                }
-                posted[k] = true;
-                if let Some(i) = target_index(t) {
-                    shadow.allowed[i] = true;
+    let post_window =
+        |axil: &mut AxilMaster, posted: &mut Vec<bool>, shadow: &mut Shadow, qn: u32, base: u32| {
+            for (k, p) in cfg.posted.iter().enumerate() {
+                if p.qn == qn && !posted[k] && p.msn.wrapping_sub(base) < POSTED_PER_QUEUE as u32 {
+                    let t = Target::Buffer { qn: p.qn, msn: p.msn };
+                    let addr = layout.addr(t).expect("laid out");
+                    let len = u32::try_from(p.len).unwrap_or(u32::MAX);
+                    for op in post_buffer_ops(p.qn, p.msn, addr, len) {
+                        axil.push(op);
+                    }
+                    posted[k] = true;
+                    if let Some(i) = target_index(t) {
+                        shadow.allowed[i] = true;
+                    }
                 }
             }
-        }
-    };
+        };
     for qn in 0..3 {
         post_window(&mut axil, &mut posted, &mut shadow, qn, base[qn as usize]);
     }
@@ -912,7 +932,7 @@ pub fn run_rnic(
             quiet = 0;
         }
         axil.sample(sim)?;
-        if !enabled && axil.idle() {
+        if !enabled && axil.all_issued() {
             enabled = true;
             stats.setup_cycles = now - start;
         }
@@ -972,7 +992,13 @@ pub fn run_rnic(
                         shadow.allowed[i] = false;
                     }
                     base[(*qn as usize).min(2)] = msn.wrapping_add(1);
-                    post_window(&mut axil, &mut posted, &mut shadow, *qn, base[(*qn as usize).min(2)]);
+                    post_window(
+                        &mut axil,
+                        &mut posted,
+                        &mut shadow,
+                        *qn,
+                        base[(*qn as usize).min(2)],
+                    );
                 }
                 Event::Deliver(Delivery::ReadRequest { msn, .. }) => {
                     if let Some(i) = target_index(Target::Buffer { qn: 1, msn: *msn }) {
@@ -1269,7 +1295,8 @@ pub fn measure_latency(engine: &str, width: usize, size: usize) -> Result<u64, S
     );
     let u = golden::ddp::DdpSegment::Tagged { header: h, payload: vec![0x5A; size] }.encode();
     let fc = golden::fpdu::FramingConfig { markers: false, crc: true, offset: 0 };
-    let fpdu = golden::fpdu::Framer::new(fc).and_then(|mut f| f.frame(&u)).map_err(|e| e.to_string())?;
+    let fpdu =
+        golden::fpdu::Framer::new(fc).and_then(|mut f| f.frame(&u)).map_err(|e| e.to_string())?;
     segments.truncate(1);
     segments[0] = TcpSegment { seq: cfg.origin, payload: fpdu, fin: true };
     let mut cfg = cfg;

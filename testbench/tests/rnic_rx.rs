@@ -189,6 +189,28 @@ fn edge_cases(engine: &str, w: usize) {
         let e = crafted(sim, &cfg, &[short], 1460, &busy, &format!("w{w} {name} short"));
         assert!(err(&e).is_some(), "w{w} {name}: one octet short is an error");
     }
+    // The remaining header rules: a tagged DDP version, a tagged opcode in an untagged segment
+    // and the reverse, a Read Request without L, a Terminate on queue 0.
+    let mut tagged_dv = write_to(STAG, BASE, &payload(8, 1), true);
+    tagged_dv[0] &= !3;
+    let mut send_t = send(Opcode::Send, 1, 0, &payload(8, 1), true, 0);
+    send_t[0] |= 0x80;
+    let mut write_u = write_to(STAG, BASE, &payload(8, 1), true);
+    write_u[0] &= !0x80;
+    let mut rr_no_l = read_request(1);
+    rr_no_l[0] &= !0x40;
+    let mut term_qn0 = terminate(1);
+    term_qn0[6..10].copy_from_slice(&0u32.to_be_bytes());
+    for (name, u, code) in [
+        ("tagged version", tagged_dv, TerminateCode::DDP_TAGGED_INVALID_VERSION),
+        ("tagged send", send_t, TerminateCode::RDMAP_UNEXPECTED_OPCODE),
+        ("untagged write", write_u, TerminateCode::RDMAP_UNEXPECTED_OPCODE),
+        ("read request without L", rr_no_l, TerminateCode::RDMAP_UNSPECIFIED),
+        ("terminate on queue 0", term_qn0, TerminateCode::DDP_UNTAGGED_INVALID_QN),
+    ] {
+        let e = crafted(sim, &cfg, &[u], 1460, &quiet, &format!("w{w} {name}"));
+        assert_eq!(err(&e), Some(code), "w{w}: {name}");
+    }
     // Empty and one-octet ULPDUs, and a reserved opcode.
     for u in [vec![], vec![0x41], vec![0x41, 0x48, 0, 0]] {
         let e = crafted(sim, &cfg, &[u.clone()], 1460, &quiet, &format!("w{w} ulpdu {u:02x?}"));
