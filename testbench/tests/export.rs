@@ -1,4 +1,5 @@
-//! Every exported top (`rnic export`: all widths; the CRC tops for three definitions, `mpa_tx`) passes
+//! Every exported top (`rnic export`: all widths; the CRC tops for three definitions, `mpa_tx`,
+//! `mpa_rx`, `rnic_rx`) passes
 //! `yosys ... hierarchy -check; proc; flatten; check -assert` and Verilator lint, and reads like
 //! hand-written Verilog: plain module name, AXI4-Stream port names.
 
@@ -55,7 +56,14 @@ fn export_names_modules_and_ports_like_axi4_stream() {
                     p.name
                 );
                 if p.name.starts_with("s_axis") || p.name.starts_with("m_axis") {
-                    assert!(p.name[6..].starts_with("_t"), "{}: port {}", top.name, p.name);
+                    // <bundle>_t<field>: s_axis_tdata, m_axis_evt_tready.
+                    let field = p.name.rsplit_once("_t").map(|x| x.1).unwrap_or("");
+                    assert!(
+                        ["data", "keep", "user", "last", "valid", "ready"].contains(&field),
+                        "{}: port {}",
+                        top.name,
+                        p.name
+                    );
                 }
             }
             let find = |n: &str| {
@@ -78,10 +86,23 @@ fn export_names_modules_and_ports_like_axi4_stream() {
                 assert_eq!(find("m_axis_tuser").width, 51);
                 assert_eq!(find("cfg_max_ulpdu").width, 16);
                 assert_eq!(find("err_crc").dir, PortDir::Output);
+            } else if top.name.starts_with("rnic_rx") {
+                // AXI4 write master, AXI4-Lite slave, records.
+                assert_eq!(find("s_axis_tuser").width, 33);
+                assert_eq!(find("m_axi_awaddr").width, 64);
+                assert_eq!(find("m_axi_wdata").width, 8 * w);
+                assert_eq!(find("m_axi_wstrb").width, w);
+                assert_eq!(find("m_axi_bresp").dir, PortDir::Input);
+                assert_eq!(find("s_axil_awaddr").width, 12);
+                assert_eq!(find("s_axil_rdata").dir, PortDir::Output);
+                assert_eq!(find("m_axis_evt_tdata").width, 512);
+                assert_eq!(find("m_axis_evt_tready").dir, PortDir::Input);
             } else {
                 assert_eq!(find("m_axis_tdata").width, 32);
             }
-            assert_eq!(find("m_axis_tready").dir, PortDir::Input);
+            if !top.name.starts_with("rnic_rx") {
+                assert_eq!(find("m_axis_tready").dir, PortDir::Input);
+            }
             // No rust-hdl module name survives (every module is prefixed with the top's name).
             for line in top.verilog.lines().filter(|l| l.starts_with("module ")) {
                 assert!(line.starts_with(&format!("module {}", top.name)), "{line}");
@@ -103,7 +124,8 @@ fn export_default_directory_gets_plain_file_names() {
             "crc32_williams_w8.v",
             "crc32_ethernet_w8.v",
             "mpa_tx_w8.v",
-            "mpa_rx_w8.v"
+            "mpa_rx_w8.v",
+            "rnic_rx_w8.v"
         ]
     );
 }
