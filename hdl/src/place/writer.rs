@@ -464,35 +464,7 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         self.q_d.next = self.q_skip.val() + bit_cast::<8, 17>(self.c_w17.val()) - self.q_a.val();
         self.q_e.next = (self.q_a.val() + bit_cast::<8, 17>(self.q_len.val()))
             & bit_cast::<8, 64>(self.c_wm1_64.val());
-        // A command ends when its input is done and every output beat went out; the next one
-        // starts in that cycle.
         self.more.next = self.w_k.q.val() < self.w_n.q.val();
-        self.w_done.next = self.w_busy.q.val() & self.w_in_done.q.val() & !self.more.val();
-        if self.w_done.val() {
-            self.w_busy.d.next = false;
-        }
-        self.start.next = (!self.w_busy.q.val() | self.w_done.val()) & self.wq.out_valid.val();
-        self.wq.out_ready.next = self.start.val();
-        if self.start.val() {
-            self.w_busy.d.next = true;
-            self.w_n.d.next = bit_cast::<17, 16>(self.wq.out_data.val().get_bits::<16>(40));
-            self.w_k.d.next = 0.into();
-            self.w_need.d.next = self.q_d.val() >> self.c_lw.val();
-            self.w_r.d.next = self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val());
-            // Lanes r and above of the merged beat come from the older beat.
-            self.w_pm.d.next = self.c_ones_b.val()
-                << (bit_cast::<16, 8>(self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val()))
-                    << 3);
-            self.w_first.d.next = self.c_ones_w.val() << self.q_a.val();
-            self.w_lastm.d.next = !(self.c_ones_w.val() << self.q_e.val());
-            if self.q_e.val() == 0 {
-                self.w_lastm.d.next = self.c_ones_w.val();
-            }
-            self.w_a12.d.next = self.wq.out_data.val().get_bits::<12>(28)
-                & bit_cast::<12, 64>(!self.c_wm1_64.val());
-            self.w_bcnt.d.next = 0.into();
-            self.w_in_done.d.next = false;
-        }
         self.slot_free.next = !self.wv.q.val() | self.m_axi.wready.val();
         if self.wv.q.val() & self.m_axi.wready.val() {
             self.wv.d.next = false;
@@ -552,6 +524,37 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             if self.bl.val() {
                 self.w_bcnt.d.next = 0.into();
             }
+        }
+        // A command ends in the cycle its last input beat is taken with nothing more to write,
+        // or its last output beat goes out after the input was done; the next one starts in
+        // that cycle (its fields override the old command's).
+        self.w_done.next = self.w_busy.q.val()
+            & ((self.w_in_done.q.val() | (self.take.val() & self.s_axis.last.val()))
+                & (!self.more.val() | (self.emit.val() & self.is_last.val())));
+        if self.w_done.val() {
+            self.w_busy.d.next = false;
+        }
+        self.start.next = (!self.w_busy.q.val() | self.w_done.val()) & self.wq.out_valid.val();
+        self.wq.out_ready.next = self.start.val();
+        if self.start.val() {
+            self.w_busy.d.next = true;
+            self.w_n.d.next = bit_cast::<17, 16>(self.wq.out_data.val().get_bits::<16>(40));
+            self.w_k.d.next = 0.into();
+            self.w_need.d.next = self.q_d.val() >> self.c_lw.val();
+            self.w_r.d.next = self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val());
+            // Lanes r and above of the merged beat come from the older beat.
+            self.w_pm.d.next = self.c_ones_b.val()
+                << (bit_cast::<16, 8>(self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val()))
+                    << 3);
+            self.w_first.d.next = self.c_ones_w.val() << self.q_a.val();
+            self.w_lastm.d.next = !(self.c_ones_w.val() << self.q_e.val());
+            if self.q_e.val() == 0 {
+                self.w_lastm.d.next = self.c_ones_w.val();
+            }
+            self.w_a12.d.next = self.wq.out_data.val().get_bits::<12>(28)
+                & bit_cast::<12, 64>(!self.c_wm1_64.val());
+            self.w_bcnt.d.next = 0.into();
+            self.w_in_done.d.next = false;
         }
         // Descriptors accepted and not yet through the W engine.
         self.infl_next.next = self.inflight.q.val();
