@@ -35,7 +35,9 @@ pub struct HwCheck {
 /// computes each figure's CRC field from the octets it covers and accepts the whole FPDU (its own
 /// CRC at the end) as good; `mpa_tx` frames each figure's ULPDU into the figure byte for byte (a
 /// Figure 6 as the second FPDU, after its 482-octet ULPDU); `mpa_rx` delivers each figure's ULPDU
-/// from its MPA stream ([`golden::vectors::Vector::receive_stream`]).
+/// from its MPA stream ([`golden::vectors::Vector::receive_stream`]); `rnic_rx` places and
+/// delivers the Send of each figure's stream (Figure 6 after a Send of MSN 1) as the golden
+/// receiver does.
 pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
     let vectors = golden::vectors::all();
     let mut out = vec![];
@@ -114,6 +116,61 @@ pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
                     (None, Some(u)) if pass => format!("identical, {} octets", u.data.len()),
                     (None, Some(u)) => format!("differs: {} octets", u.data.len()),
                     (None, None) => "no ULPDU".into(),
+                },
+            });
+        }
+        // rnic_rx: the figure's stream (from the Marker origin) through DDP placement, with
+        // buffers posted for MSN 1 and 2: the deliveries, error and memory of the golden
+        // receiver (Figure 6 follows a Send of MSN 1).
+        let mut place = sim::place::rnic_rx(engine, w)?;
+        for v in &vectors {
+            let (cfg, stream) = v.receive_stream();
+            if cfg.offset != 0 {
+                continue;
+            }
+            let rcfg = golden::receiver::ReceiverConfig {
+                markers: cfg.markers,
+                crc: cfg.crc,
+                origin: 0,
+                aligned_detect: true,
+                reassembly_octets: 1 << 16,
+                records: 8,
+                pd: 1,
+                msn_window: 8,
+                max_ulpdu: 1024,
+                first_msn: 1,
+                version: if v.ulpdu.first().is_some_and(|c| c & 3 == 0) {
+                    golden::receiver::VersionName::Rdmac
+                } else {
+                    golden::receiver::VersionName::Rfc5040
+                },
+                regions: vec![],
+                posted: (1..=2)
+                    .map(|msn| golden::receiver::PostedConfig { qn: 0, msn, len: 1024 })
+                    .collect(),
+            };
+            let segs = [sim::traffic::TcpSegment { seq: 0, payload: stream, fin: true }];
+            let hw = sim::place::run_rnic(place.as_mut(), &rcfg, &segs, &Default::default())?;
+            let gold = sim::traffic::run_receiver(&rcfg, &segs, true, None, false)?;
+            let g: Vec<_> = gold.events().into_iter().cloned().collect();
+            let memory_ok =
+                hw.memory.iter().all(|(t, b)| gold.receiver.memory().get(*t) == Some(b));
+            let delivered = g.iter().any(|e| matches!(e, golden::receiver::Event::Deliver(_)));
+            // The hardware gives no reason for an error: compare codes and FPDUs.
+            let plain = |e: &golden::receiver::Event| match e {
+                golden::receiver::Event::Error(x) => format!("error {} at {}", x.code, x.seq),
+                golden::receiver::Event::Deliver(d) => format!("{d:?}"),
+            };
+            let same = hw.events.iter().map(plain).eq(g.iter().map(plain));
+            let pass = same && memory_ok && delivered;
+            out.push(HwCheck {
+                vector: v.name.clone(),
+                check: format!("rnic_rx_w{w} ({engine}): places and delivers the Send"),
+                pass,
+                detail: if pass {
+                    format!("{} record(s) and the buffer as the golden receiver", hw.events.len())
+                } else {
+                    format!("hardware {:?}, golden {:?}, memory equal: {memory_ok}", hw.events, g)
                 },
             });
         }
@@ -348,7 +405,9 @@ pub fn sim_place_cmd(
     let mut check = Receiver::new(&cfg).map_err(|e| CliError::input(e.to_string()))?;
     for &i in &order {
         let s = &segments[i];
-        check.segment(s.seq, &s.payload, s.fin).map_err(|e| CliError::input(format!("segment {i}: {e}")))?;
+        check
+            .segment(s.seq, &s.payload, s.fin)
+            .map_err(|e| CliError::input(format!("segment {i}: {e}")))?;
     }
 
     let mut sim = sim::place::rnic_rx_vcd(engine, width, vcd).map_err(CliError::usage)?;
@@ -377,7 +436,10 @@ pub fn sim_place_cmd(
             Some(need) => {
                 let lead = cfg.markers && golden::fpdu::is_marker_position(f as u32);
                 let len_end = f + 2 + if lead { 4 } else { 0 };
-                let length = u16::from_be_bytes([rest[len_end as usize - f as usize - 2], rest[len_end as usize - f as usize - 1]]);
+                let length = u16::from_be_bytes([
+                    rest[len_end as usize - f as usize - 2],
+                    rest[len_end as usize - f as usize - 1],
+                ]);
                 if length as u32 > cfg.max_ulpdu {
                     len_end
                 } else {

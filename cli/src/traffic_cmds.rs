@@ -107,7 +107,8 @@ pub fn place_cmd(config: &Path, inorder: bool, retransmit: Option<usize>) -> Res
     let run = traffic::run_receiver(&cfg, &segments, inorder, retransmit, false)
         .map_err(CliError::input)?;
     let memory = run.receiver.memory();
-    let metrics = serde_json::to_value(run.receiver.metrics()).map_err(|e| CliError::io(e.into()))?;
+    let metrics =
+        serde_json::to_value(run.receiver.metrics()).map_err(|e| CliError::io(e.into()))?;
     let lines = traffic::place_output(&cfg, &run.log, |t| memory.get(t), Some(metrics));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for v in lines {

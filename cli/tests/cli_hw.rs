@@ -69,6 +69,12 @@ fn vectors_through_the_hardware_all_pass() {
     assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
     let out = text(&o.stdout);
     assert!(out.contains("rfc5044-figure5  mpa_crc32c_w64"));
+    for fig in ["rfc5044-figure5", "rfc5044-figure6", "rdmac-figure5", "rdmac-figure6"] {
+        for w in [4, 8, 16, 32, 64] {
+            let row = format!("{fig:<16} rnic_rx_w{w} (rusthdl): places and delivers the Send");
+            assert!(out.lines().any(|l| l.starts_with(&row) && l.contains(" pass ")), "{row}");
+        }
+    }
     assert!(out.trim_end().ends_with(", 0 failed"));
 }
 

@@ -142,15 +142,64 @@ fn bad_input_is_one_line_and_exit_status_1() {
 #[test]
 fn sim_place_gives_the_output_of_place_inorder() {
     for (name, extra, engine, width, exit) in [
-        ("hw-inorder", vec!["--scenario", "inorder", "--seed", "3", "--messages", "30"], "verilator", "8", 0),
-        ("hw-dup", vec!["--scenario", "dup", "--seed", "4", "--messages", "30", "--markers"], "verilator", "64", 0),
-        ("hw-crc", vec!["--scenario", "faults", "--fault", "crc", "--seed", "5", "--messages", "30"], "verilator", "16", 2),
-        ("hw-truncated", vec!["--scenario", "faults", "--fault", "truncated", "--seed", "7", "--messages", "8"], "rusthdl", "4", 2),
-        ("hw-pd", vec!["--scenario", "faults", "--fault", "pd", "--seed", "9", "--messages", "8", "--markers"], "rusthdl", "8", 2),
+        (
+            "hw-inorder",
+            vec!["--scenario", "inorder", "--seed", "3", "--messages", "30"],
+            "verilator",
+            "8",
+            0,
+        ),
+        (
+            "hw-dup",
+            vec!["--scenario", "dup", "--seed", "4", "--messages", "30", "--markers"],
+            "verilator",
+            "64",
+            0,
+        ),
+        (
+            "hw-crc",
+            vec!["--scenario", "faults", "--fault", "crc", "--seed", "5", "--messages", "30"],
+            "verilator",
+            "16",
+            2,
+        ),
+        (
+            "hw-truncated",
+            vec!["--scenario", "faults", "--fault", "truncated", "--seed", "7", "--messages", "8"],
+            "rusthdl",
+            "4",
+            2,
+        ),
+        (
+            "hw-pd",
+            vec![
+                "--scenario",
+                "faults",
+                "--fault",
+                "pd",
+                "--seed",
+                "9",
+                "--messages",
+                "8",
+                "--markers",
+            ],
+            "rusthdl",
+            "8",
+            2,
+        ),
     ] {
         let (segs, cfg) = traffic(name, &extra);
         let (gold, gold_exit) = place(&cfg, &segs, &["--inorder"]);
-        let args = ["sim", "place", "--config", cfg.to_str().unwrap(), "--width", width, "--engine", engine];
+        let args = [
+            "sim",
+            "place",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--width",
+            width,
+            "--engine",
+            engine,
+        ];
         let o = rnic(&args, &segs);
         let hw: Vec<Value> =
             text(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
@@ -181,7 +230,10 @@ fn sim_place_refuses_a_configuration_beyond_the_hardware() {
             _ => v["regions"][0]["stag"] = 0x0100_0155.into(),
         }
         std::fs::write(&bad, v.to_string()).unwrap();
-        let o = rnic(&["sim", "place", "--config", bad.to_str().unwrap(), "--engine", "verilator"], &segs);
+        let o = rnic(
+            &["sim", "place", "--config", bad.to_str().unwrap(), "--engine", "verilator"],
+            &segs,
+        );
         assert_eq!(o.status.code(), Some(1), "{what}");
         let e = text(&o.stderr);
         assert_eq!(e.lines().count(), 1, "{what}: {e}");
