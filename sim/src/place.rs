@@ -967,12 +967,18 @@ pub fn run_rnic(
                     Delivery::Write { stag, to, len, .. }
                     | Delivery::ReadResponse { stag, to, len, .. },
                 ) => cfg.regions.iter().find(|x| x.stag == *stag).and_then(|x| {
-                    layout.addr(Target::Region(*stag)).map(|a| (a + to.wrapping_sub(x.base), *len))
+                    // A zero-length message is not checked against its STag (RFC 5041 7.2):
+                    // its TO may lie anywhere, and it writes nothing.
+                    let offset = to.checked_sub(x.base)?;
+                    layout
+                        .addr(Target::Region(*stag))
+                        .and_then(|a| Some((a.checked_add(offset)?, *len)))
                 }),
                 Event::Error(_) => None,
             };
-            if let Some((a, len)) = range {
-                if let Some(u) = mem.unanswered.iter().find(|u| u.lo < a + len && a < u.hi) {
+            if let Some((a, len)) = range.filter(|(_, len)| *len > 0) {
+                let end = a.saturating_add(len);
+                if let Some(u) = mem.unanswered.iter().find(|u| u.lo < end && a < u.hi) {
                     return Err(format!(
                         "cycle {now}: record {e:?} before the response of burst {} (octets \
                          {:#x}..{:#x}) that writes its memory",
