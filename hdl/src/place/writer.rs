@@ -117,8 +117,12 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     inflight: DFF<Bits<6>>,
     // W engine.
     w_busy: DFF<Bit>,
-    w_n: DFF<Bits<17>>,
-    w_k: DFF<Bits<17>>,
+    // Beats of the command still to write, and three flags kept beside the count so that no
+    // comparison of it sits in the handshake path: some left, exactly one left, none written.
+    w_rem: DFF<Bits<17>>,
+    w_more: DFF<Bit>,
+    w_one: DFF<Bit>,
+    w_beat0: DFF<Bit>,
     w_need: DFF<Bits<8>>,
     w_r: DFF<Bits<8>>,
     w_pm: DFF<Bits<B>>,
@@ -190,8 +194,8 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     merged: Signal<Local, Bits<B>>,
     rot: Signal<Local, Bits<B>>,
     is_last: Signal<Local, Bit>,
+    q_n: Signal<Local, Bits<17>>,
     strb: Signal<Local, Bits<W>>,
-    k1: Signal<Local, Bits<17>>,
     bl: Signal<Local, Bit>,
     w_done: Signal<Local, Bit>,
     infl_next: Signal<Local, Bits<6>>,
@@ -239,8 +243,10 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             aw_total: Default::default(),
             inflight: Default::default(),
             w_busy: Default::default(),
-            w_n: Default::default(),
-            w_k: Default::default(),
+            w_rem: Default::default(),
+            w_more: Default::default(),
+            w_one: Default::default(),
+            w_beat0: Default::default(),
             w_need: Default::default(),
             w_r: Default::default(),
             w_pm: Default::default(),
@@ -306,8 +312,8 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             merged: Default::default(),
             rot: Default::default(),
             is_last: Default::default(),
+            q_n: Default::default(),
             strb: Default::default(),
-            k1: Default::default(),
             bl: Default::default(),
             w_done: Default::default(),
             infl_next: Default::default(),
@@ -326,9 +332,9 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, a_busy, a_addr, a_left, a_fence, a_prep, a_burst, a_last, f_pend, awv,
-            awaddr, awlen, aw_total, inflight, w_busy, w_n, w_k, w_need, w_r, w_pm, w_first,
-            w_lastm, w_a12, w_bcnt, w_in_done, prev, wv, wdata, wstrb, wlast, b_cnt, berr, berr_at,
-            berr_cnt
+            awaddr, awlen, aw_total, inflight, w_busy, w_rem, w_more, w_one, w_beat0, w_need, w_r,
+            w_pm, w_first, w_lastm, w_a12, w_bcnt, w_in_done, prev, wv, wdata, wstrb, wlast, b_cnt,
+            berr, berr_at, berr_cnt
         );
         self.wq.clock.next = self.clock.val();
         self.wq.rst.next = self.rst.val();
@@ -464,7 +470,7 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         self.q_d.next = self.q_skip.val() + bit_cast::<8, 17>(self.c_w17.val()) - self.q_a.val();
         self.q_e.next = (self.q_a.val() + bit_cast::<8, 17>(self.q_len.val()))
             & bit_cast::<8, 64>(self.c_wm1_64.val());
-        self.more.next = self.w_k.q.val() < self.w_n.q.val();
+        self.more.next = self.w_more.q.val();
         self.slot_free.next = !self.wv.q.val() | self.m_axi.wready.val();
         if self.wv.q.val() & self.m_axi.wready.val() {
             self.wv.d.next = false;
@@ -492,10 +498,9 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
                     | (self.rot.val() << self.c_rot_l[s].val());
             }
         }
-        self.k1.next = self.w_k.q.val() + 1;
-        self.is_last.next = self.k1.val() == self.w_n.q.val();
+        self.is_last.next = self.w_one.q.val();
         self.strb.next = self.c_ones_w.val();
-        if self.w_k.q.val() == 0 {
+        if self.w_beat0.q.val() {
             self.strb.next = self.w_first.q.val();
         }
         if self.is_last.val() {
@@ -518,7 +523,10 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             self.wdata.d.next = self.rot.val();
             self.wstrb.d.next = self.strb.val();
             self.wlast.d.next = self.bl.val();
-            self.w_k.d.next = self.k1.val();
+            self.w_rem.d.next = self.w_rem.q.val() - 1;
+            self.w_more.d.next = !self.w_one.q.val();
+            self.w_one.d.next = self.w_rem.q.val() == 2;
+            self.w_beat0.d.next = false;
             self.w_a12.d.next = self.w_a12.q.val() + self.c_w12.val();
             self.w_bcnt.d.next = self.w_bcnt.q.val() + 1;
             if self.bl.val() {
@@ -535,11 +543,14 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             self.w_busy.d.next = false;
         }
         self.start.next = (!self.w_busy.q.val() | self.w_done.val()) & self.wq.out_valid.val();
+        self.q_n.next = bit_cast::<17, 16>(self.wq.out_data.val().get_bits::<16>(40));
         self.wq.out_ready.next = self.start.val();
         if self.start.val() {
             self.w_busy.d.next = true;
-            self.w_n.d.next = bit_cast::<17, 16>(self.wq.out_data.val().get_bits::<16>(40));
-            self.w_k.d.next = 0.into();
+            self.w_rem.d.next = self.q_n.val();
+            self.w_more.d.next = self.q_n.val() != 0;
+            self.w_one.d.next = self.q_n.val() == 1;
+            self.w_beat0.d.next = true;
             self.w_need.d.next = self.q_d.val() >> self.c_lw.val();
             self.w_r.d.next = self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val());
             // Lanes r and above of the merged beat come from the older beat.
