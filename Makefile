@@ -1,7 +1,8 @@
 # rnic: iWARP MPA/DDP datapath in rust-hdl.
 #   make            build, export the Verilog, run the vectors through the golden model and the
 #                   hardware, print a short report
-#   make test       every test, plus the Fmax floor check (installs the tools it needs)
+#   make test       every test, plus the Fmax floors and the ULX3S bitstream (installs the tools
+#                   it needs)
 #   make synth      Yosys + nextpnr for every exported top, width and target; build/fpga/report.md
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
@@ -22,7 +23,7 @@ ICE40_TOPS := mpa_crc32c mpa_tx mpa_rx
 ICE40_WIDTHS := 4 8 16
 BOARDS := ulx3s
 
-.PHONY: all build export report test timing bitstream deps apt-deps venv synth bench rx-campaign clean
+.PHONY: all build export report test timing check-floors bitstream check-bitstreams deps apt-deps venv synth bench rx-campaign clean
 
 all: report
 
@@ -70,6 +71,9 @@ deps: apt-deps venv
 
 # Fmax floors (fpga/timing_floor.txt): synthesize and place, fail below the floor.
 timing: deps build
+	@$(MAKE) --no-print-directory check-floors
+
+check-floors:
 	@mkdir -p $(BUILD)/verilog
 	@grep -v '^#' fpga/timing_floor.txt | while read target top width floor freq; do \
 	  [ -n "$$target" ] || continue; \
@@ -80,13 +84,27 @@ timing: deps build
 
 # Board bitstreams: the loopback on each board's pins; fails if it misses the board clock.
 bitstream: deps build
+	@$(MAKE) --no-print-directory check-bitstreams
+
+check-bitstreams:
 	@for b in $(BOARDS); do $(RNIC) bitstream --board $$b || exit 1; done
+
+# The tests: cargo-nextest when it is installed (one process per test, both cores busy to the
+# end), else cargo test. The Fmax floors and the bitstream (single-threaded tools, no cargo)
+# run beside them once everything is built; their output follows the tests'.
+TEST_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
+	echo "nextest run --workspace --no-fail-fast" || echo "test --workspace --no-fail-fast")
 
 test: deps
 	mkdir -p $(BUILD)
-	$(MAKE) timing
-	$(MAKE) bitstream
-	$(CARGO) test --workspace 2>&1 | tee $(BUILD)/test.log; exit $${PIPESTATUS[0]}
+	$(CARGO) build --release
+	$(CARGO) test --workspace --no-run
+	@{ $(MAKE) --no-print-directory check-floors check-bitstreams >$(BUILD)/fpga-checks.log 2>&1; \
+	   echo $$? >$(BUILD)/fpga-checks.rc; } & \
+	$(CARGO) $(TEST_RUN) 2>&1 | tee $(BUILD)/test.log; t=$${PIPESTATUS[0]}; \
+	wait; echo "== Fmax floors and bitstream =="; cat $(BUILD)/fpga-checks.log; \
+	f=$$(cat $(BUILD)/fpga-checks.rc); echo "tests: exit $$t; Fmax floors and bitstream: exit $$f"; \
+	[ "$$t" = 0 ] && [ "$$f" = 0 ]
 
 synth: deps export
 	@for top in $(SYNTH_TOPS); do \
