@@ -964,16 +964,29 @@ pub fn run_rnic(
                     layout.addr(Target::Buffer { qn: 2, msn: *msn }).map(|a| (a, *len))
                 }
                 Event::Deliver(
-                    Delivery::Write { stag, to, len, .. }
-                    | Delivery::ReadResponse { stag, to, len, .. },
-                ) => cfg.regions.iter().find(|x| x.stag == *stag).and_then(|x| {
+                    Delivery::Write { len, .. } | Delivery::ReadResponse { len, .. },
+                ) if *len == 0 => {
                     // A zero-length message is not checked against its STag (RFC 5041 7.2):
                     // its TO may lie anywhere, and it writes nothing.
-                    let offset = to.checked_sub(x.base)?;
-                    layout
-                        .addr(Target::Region(*stag))
-                        .and_then(|a| Some((a.checked_add(offset)?, *len)))
-                }),
+                    None
+                }
+                Event::Deliver(
+                    Delivery::Write { stag, to, len, .. }
+                    | Delivery::ReadResponse { stag, to, len, .. },
+                ) => {
+                    let at = cfg.regions.iter().find(|x| x.stag == *stag).and_then(|x| {
+                        let a = layout.addr(Target::Region(*stag))?;
+                        a.checked_add(to.checked_sub(x.base)?)
+                    });
+                    match at {
+                        Some(a) => Some((a, *len)),
+                        None => {
+                            return Err(format!(
+                                "cycle {now}: record {e:?} for octets outside every region"
+                            ))
+                        }
+                    }
+                }
                 Event::Error(_) => None,
             };
             if let Some((a, len)) = range.filter(|(_, len)| *len > 0) {
