@@ -134,6 +134,8 @@ pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
                 origin: 0,
                 aligned_detect: true,
                 reassembly_octets: 1 << 16,
+                reassembly_window: golden::receiver::WINDOW,
+                place_out_of_order: true,
                 records: 8,
                 pd: 1,
                 msn_window: 8,

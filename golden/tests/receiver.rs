@@ -17,6 +17,8 @@ fn config(markers: bool) -> ReceiverConfig {
         origin: ORIGIN,
         aligned_detect: true,
         reassembly_octets: 1 << 20,
+        reassembly_window: golden::receiver::WINDOW,
+        place_out_of_order: true,
         records: 64,
         pd: PD,
         msn_window: 16,
@@ -545,4 +547,40 @@ fn a_damaged_length_overlapping_placed_fpdus_gives_the_in_order_error() {
         };
         assert_eq!(in_order, expected, "claimed {claimed:#x} fin {fin}");
     }
+}
+
+#[test]
+fn with_out_of_order_placement_off_every_out_of_order_octet_is_held() {
+    for markers in [false, true] {
+        let ulpdus: Vec<Vec<u8>> =
+            (0..6).map(|k| write(k * 200, &[k as u8 + 1; 150], true)).collect();
+        let (wire, at) = frame(markers, &ulpdus);
+        let mut cfg = config(markers);
+        cfg.place_out_of_order = false;
+        let mut r = Receiver::new(&cfg).unwrap();
+        feed(&mut r, &wire, at[3], wire.len(), true);
+        assert_eq!(r.metrics().ooo_fpdus, 0, "nothing located with placement off");
+        assert_eq!(r.held_octets(), (wire.len() - at[3]) as u64);
+        assert!(region(&r)[600..750].iter().all(|&b| b == 0), "nothing written early");
+        feed(&mut r, &wire, 0, at[3], true);
+        assert_eq!(deliveries(&r).len(), 6);
+        assert_eq!((r.metrics().direct_octets, r.held_octets()), (3 * 150, 0));
+    }
+}
+
+#[test]
+fn a_segment_ending_beyond_the_reassembly_window_is_refused() {
+    let ulpdus: Vec<Vec<u8>> = (0..6).map(|k| write(k * 200, &[9; 150], true)).collect();
+    let (wire, at) = frame(false, &ulpdus);
+    let mut cfg = config(false);
+    cfg.reassembly_window = at[4] as u64;
+    let mut r = Receiver::new(&cfg).unwrap();
+    // Ends exactly at edge + window: taken; one octet further: refused.
+    assert_eq!(feed(&mut r, &wire, at[3], at[4], false), Verdict::Accepted);
+    assert_eq!(feed(&mut r, &wire, at[4], at[4] + 1, false), Verdict::Refused);
+    // In order, a segment is never refused, however long.
+    assert_eq!(feed(&mut r, &wire, 0, wire.len(), true), Verdict::Accepted);
+    assert_eq!(deliveries(&r).len(), 6);
+    cfg.reassembly_window = 0;
+    assert!(Receiver::new(&cfg).is_err(), "a zero window is a configuration error");
 }

@@ -1259,6 +1259,8 @@ pub fn workload(kind: Workload, n: usize, markers: bool) -> (ReceiverConfig, Vec
         origin,
         aligned_detect: true,
         reassembly_octets: 1 << 20,
+        reassembly_window: golden::receiver::WINDOW,
+        place_out_of_order: true,
         records: 64,
         pd,
         msn_window: POSTED_PER_QUEUE as u32,

@@ -388,6 +388,8 @@ pub mod rnic {
             origin: ORIGIN,
             aligned_detect: true,
             reassembly_octets: 1 << 20,
+            reassembly_window: golden::receiver::WINDOW,
+            place_out_of_order: true,
             records: 64,
             pd: PD,
             msn_window: 16,

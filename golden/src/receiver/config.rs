@@ -11,7 +11,8 @@
 //!   "posted":  [ { "qn": 0, "msn": 1, "len": 2048 } ] }
 //! ```
 //!
-//! `aligned_detect` (default true), `max_ulpdu` (default 64768, RFC 5044 section 3), `first_msn`
+//! `aligned_detect` (default true), `reassembly_window` (default 2^30), `place_out_of_order`
+//! (default true), `max_ulpdu` (default 64768, RFC 5044 section 3), `first_msn`
 //! (default 1) and `version` (`rfc5040`, default, or `rdmac` for DDP/RDMAP version 0) may be left
 //! out; every other field is required and unknown fields are refused.
 
@@ -88,6 +89,9 @@ fn ulpdu_max() -> u32 {
     ULPDU_MAX
 }
 
+fn window() -> u64 {
+    super::WINDOW
+}
 fn first_msn() -> u32 {
     crate::ddp::FIRST_MSN
 }
@@ -110,6 +114,17 @@ pub struct ReceiverConfig {
     pub aligned_detect: bool,
     /// Reassembly buffer: octets held because they could not be placed yet.
     pub reassembly_octets: u64,
+    /// An out-of-order segment that ends more than this many octets beyond the in-order edge
+    /// is refused. A reassembly buffer addressed by sequence number (the hardware's ring,
+    /// `PlaceReassembly`) covers only this window; the default, [`super::WINDOW`], is TCP's
+    /// largest window (no limit beyond it).
+    #[serde(default = "window")]
+    pub reassembly_window: u64,
+    /// FPDUs located in out-of-order segments are placed at once (zero copy). When false,
+    /// every out-of-order octet is held and placed by the in-order walk (the hardware's
+    /// `rnic_rx` today).
+    #[serde(default = "yes")]
+    pub place_out_of_order: bool,
     /// Entries of the table of placed FPDUs and held runs of octets.
     pub records: u32,
     /// The stream's protection domain.
@@ -185,6 +200,12 @@ impl ReceiverConfig {
                 self.min_reassembly_octets(),
                 self.max_ulpdu,
                 if self.markers { ", Markers" } else { "" }
+            ));
+        }
+        if self.reassembly_window == 0 || self.reassembly_window > super::WINDOW {
+            return err(format!(
+                "reassembly_window {} is not in 1..=2^30",
+                self.reassembly_window
             ));
         }
         if self.records == 0 {

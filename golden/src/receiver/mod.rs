@@ -57,7 +57,10 @@
 //!   the CRC check of each FPDU includes the FPDUPTR check).
 //!
 //! Without CRCs nothing is located out of order (section 6 locates only "FPDUs with valid CRCs"):
-//! every out-of-order octet is held for the in-order walk.
+//! every out-of-order octet is held for the in-order walk. The same holds with
+//! `place_out_of_order` off (a receiver that only reassembles, as the hardware does today).
+//! A segment that ends more than `reassembly_window` octets beyond the edge is refused (a
+//! buffer addressed by sequence number covers only that window).
 //!
 //! A located FPDU that duplicates an FPDU already placed is skipped (A.3 1: never overwritten;
 //! its octets are not new). A located FPDU is not placed, and its new octets are held, when it

@@ -27,6 +27,9 @@ struct Placing {
 
 impl Receiver {
     pub(super) fn out_of_order(&mut self, s: u64, e: u64, bytes: &[u8], fin: bool) -> Verdict {
+        if e > self.edge + self.cfg.reassembly_window {
+            return Verdict::Refused;
+        }
         let placing = self.choose_placements(s, e, bytes);
         // Budget: what the table and the buffer would hold with this segment.
         let new = self.new_spans(s, e);
@@ -112,7 +115,7 @@ impl Receiver {
     /// The CRC-good FPDUs located inside `[s, e)`, in order of their first octet.
     fn locate(&self, s: u64, e: u64, bytes: &[u8]) -> Vec<Located> {
         let mut found = Vec::new();
-        if !self.cfg.crc || e <= s {
+        if !self.cfg.crc || !self.cfg.place_out_of_order || e <= s {
             return found;
         }
         let mut starts: BTreeSet<u64> = BTreeSet::new();

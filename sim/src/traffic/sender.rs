@@ -501,6 +501,8 @@ pub fn build_stream(p: &SenderParams, rng: &mut ChaCha8Rng) -> SentStream {
         origin: p.origin,
         aligned_detect: p.aligned_detect,
         reassembly_octets: p.reassembly_octets,
+        reassembly_window: golden::receiver::WINDOW,
+        place_out_of_order: true,
         records: p.records,
         pd: p.pd,
         msn_window: p.msn_window,
