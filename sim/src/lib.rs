@@ -28,6 +28,7 @@ pub mod icarus;
 pub mod lockstep;
 pub mod packet;
 pub mod place;
+pub mod reassembly;
 pub mod rusthdl;
 pub mod rx;
 pub mod stream;

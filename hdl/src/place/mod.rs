@@ -26,6 +26,7 @@
 pub mod check;
 pub mod deliver;
 pub mod header;
+pub mod reassembly;
 pub mod regs;
 pub mod rnic_rx;
 pub mod table_ram;

@@ -1,0 +1,904 @@
+//! `PlaceReassembly`: segment intake in any order, a reassembly ring in block RAM and a record
+//! table of held runs; the in-order stream out to `mpa_rx`, a verdict per segment back to TCP.
+//!
+//! RFC 5044 Appendix A.3 (segments passed to MPA out of order; a receiver that holds them keeps
+//! "a reassembly buffer"), A.4/A.5 (re-segmented and overlapping retransmissions) and B.1.4
+//! (in-order delivery). The decisions are the golden receiver's ([`golden::receiver`]) with
+//! `place_out_of_order` off and `reassembly_window` = the ring: every out-of-order octet is
+//! held; a segment is refused when, with it, the out-of-order held octets would exceed
+//! `cfg_budget` (the reassembly buffer minus the in-order reserve) or the out-of-order runs
+//! `cfg_records` (the table minus the one kept for the edge), or when it ends beyond the ring.
+//! Segments at or before the edge are never refused, so every stream completes.
+//!
+//! ```text
+//!  s_axis ─► StreamSkid ─┬─ seq == edge ─────────────────► pass through ─┐
+//!  (segments,            └─ otherwise: octets >= edge ─► ring (W lane RAMs, │
+//!   any order)              addressed by seq mod RING)      ▲              ├─► StreamOutQ ─► m_axis
+//!                            record table (RN runs) ──► verdict             │   (in order, seq, FIN)
+//!                            run reached by the edge ──► read back from the ring ─┘
+//! ```
+//!
+//! - The **edge** is the sequence number of the first octet not yet passed on. A segment that
+//!   starts at the edge goes straight through (one cycle per beat, nothing copied). A segment that
+//!   starts before it and ends beyond it (a retransmission overlapping what was taken) has its new
+//!   octets written to the ring and read back in order (it is trimmed, not dropped). A segment
+//!   wholly before the edge is accepted and dropped (a duplicate).
+//! - A segment beyond the edge is written to the ring while it streams in (octets beyond
+//!   `edge + RING` are not); at its end the record table decides: new octets (the segment minus
+//!   the runs it overlaps), runs after merging with the runs it overlaps or touches. Accepted:
+//!   the runs merge into one record. Refused: nothing of it counts (the ring octets it wrote are
+//!   not marked held; octets it shares with held runs are the same octets, A.3).
+//! - When the edge advances (a segment at or overlapping the edge ended), every run it covers is
+//!   dropped and the run it reaches (which starts at or before the new edge and ends beyond it)
+//!   is read back from the ring and passed on, so the edge moves to that run's end.
+//! - FIN: a FIN segment's end is remembered; FIN goes out on the beat that reaches it (a null
+//!   beat if the beat that reached it had already gone).
+//! - `stopped` (the connection ended: error or Terminate): every segment is accepted and
+//!   dropped, the held runs are dropped.
+//!
+//! Sequence numbers are compared by 32-bit differences from the edge, so they may wrap through
+//! 2^32 anywhere (RFC 793 arithmetic); every held run lies in `[edge, edge + RING)`.
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous reset: table emptied, the edge loaded from `cfg_seq` |
+//! | `cfg_seq` | in | 32 | sequence number of the first octet of the MPA stream (loaded while `rst`) |
+//! | `cfg_budget` | in | 32 | out-of-order octets that may be held (`reassembly_octets` minus the in-order reserve) |
+//! | `cfg_records` | in | 8 | out-of-order runs that may be held (`records - 1`; at most `RN`) |
+//! | `stopped` | in | 1 | the connection has ended: accept and drop |
+//! | `s_axis` | in | 8W | segments in any order, `tuser[31:0]` sequence number, `tuser[32]` FIN ([`crate::rx::realigner::RX_SEG_USER`]) |
+//! | `m_axis` | out | 8W | segments in sequence order, each starting at the previous one's end, same sideband |
+//! | `vrd_valid`, `vrd_accept`, `vrd_seq` | out | 1, 1, 32 | one pulse per segment (in arrival order): accepted or refused, and its sequence number |
+//! | `held`, `runs` | out | 32, 8 | out-of-order octets and runs held now |
+//! | `refused`, `peak_held` | out | 32 | segments refused; the most out-of-order octets held at once |
+//!
+//! ### Parameters
+//! `W` bytes per beat (4..64), `B = 8W`, `D` ring word-address bits (the ring holds
+//! `RING = W * 2^D` octets, at least 65536 so that any TCP segment overlapping the edge fits),
+//! `RN` record-table entries (a power of two, 2..=128).
+//!
+//! ### Latency and throughput
+//! A segment at the edge: one cycle to decide, then one beat per cycle, two more to settle the
+//! table (`m_axis` is one cycle behind `s_axis`). Any other segment: one beat per cycle into the
+//! ring, then four cycles for the table; a run read back: one cycle, then one beat per cycle.
+//! One segment is handled at a time.
+//!
+//! ### On bad input
+//! A segment longer than the ring or ending beyond it is refused (TCP's advertised window must be
+//! at most `RING`; a segment the window allows is never lost). Nothing is written outside the
+//! ring; no input hangs the block.
+
+use crate::rx::realigner::RX_SEG_USER;
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_outq::StreamOutQ;
+use crate::stream_skid::StreamSkid;
+use rust_hdl::prelude::*;
+
+/// The smallest ring: one largest TCP segment beyond the edge.
+pub const MIN_RING_OCTETS: usize = 1 << 16;
+
+// States (literals in `update`, which cannot name constants): 0 idle, 1 pass through,
+// 2 into the ring, 3 segment end, 4..6 table evaluation, 7 read back, 8 FIN check, 9 FIN beat.
+// Segment modes: 0 drop, 2 overlaps the edge or older, 3 beyond the edge.
+
+
+
+fn many<T: Default>(k: usize) -> Vec<T> {
+    (0..k).map(|_| T::default()).collect()
+}
+
+/// The reassembly front end; see the module documentation.
+#[derive(LogicBlock)]
+pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const RN: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// Sequence number of the first octet of the MPA stream.
+    pub cfg_seq: Signal<In, Bits<32>>,
+    /// Out-of-order octets that may be held.
+    pub cfg_budget: Signal<In, Bits<32>>,
+    /// Out-of-order runs that may be held.
+    pub cfg_records: Signal<In, Bits<8>>,
+    /// The connection has ended.
+    pub stopped: Signal<In, Bit>,
+    /// Segments, any order.
+    pub s_axis: StreamSink<W, B, RX_SEG_USER>,
+    /// Segments, in order.
+    pub m_axis: StreamSource<W, B, RX_SEG_USER>,
+    /// Pulse: a verdict.
+    pub vrd_valid: Signal<Out, Bit>,
+    /// The verdict: accepted.
+    pub vrd_accept: Signal<Out, Bit>,
+    /// The verdict's segment.
+    pub vrd_seq: Signal<Out, Bits<32>>,
+    /// Out-of-order octets held.
+    pub held: Signal<Out, Bits<32>>,
+    /// Out-of-order runs held.
+    pub runs: Signal<Out, Bits<8>>,
+    /// Segments refused.
+    pub refused: Signal<Out, Bits<32>>,
+    /// Most out-of-order octets held at once.
+    pub peak_held: Signal<Out, Bits<32>>,
+    inp: StreamSkid<W, B, RX_SEG_USER>,
+    out: StreamOutQ<W, B, RX_SEG_USER>,
+    ring: Vec<RAM<Bits<8>, D>>,
+    // Segment.
+    state: DFF<Bits<4>>,
+    rcv_edge: DFF<Bits<32>>,
+    s_seq: DFF<Bits<32>>,
+    s_mode: DFF<Bits<2>>,
+    s_lo: DFF<Bits<32>>,
+    s_hi: DFF<Bits<32>>,
+    s_g0: DFF<Bits<32>>,
+    s_len: DFF<Bits<32>>,
+    s_fin: DFF<Bit>,
+    s_beyond: DFF<Bit>,
+    w_addr: DFF<Bits<32>>,
+    w_r: DFF<Bits<16>>,
+    // Table.
+    st: Vec<DFF<Bits<32>>>,
+    en: Vec<DFF<Bits<32>>>,
+    v: Vec<DFF<Bit>>,
+    e_flag: Vec<DFF<Bit>>,
+    e_left: Vec<DFF<Bit>>,
+    e_right: Vec<DFF<Bit>>,
+    e_val: Vec<DFF<Bits<32>>>,
+    e_slot: Vec<DFF<Bit>>,
+    ev_post: DFF<Bit>,
+    ev_t: DFF<Bits<32>>,
+    ev_from: DFF<Bits<32>>,
+    ev_sumv: DFF<Bits<32>>,
+    ev_sumf: DFF<Bits<8>>,
+    ev_mst: DFF<Bits<32>>,
+    ev_men: DFF<Bits<32>>,
+    ev_anyr: DFF<Bit>,
+    ev_acc: DFF<Bit>,
+    held_q: DFF<Bits<32>>,
+    runs_q: DFF<Bits<8>>,
+    refused_q: DFF<Bits<32>>,
+    peak_q: DFF<Bits<32>>,
+    fin_valid: DFF<Bit>,
+    fin_end: DFF<Bits<32>>,
+    fin_sent: DFF<Bit>,
+    // Read back.
+    d_seq: DFF<Bits<32>>,
+    d_addr: DFF<Bits<32>>,
+    d_rem: DFF<Bits<32>>,
+    d_r: DFF<Bits<16>>,
+    d_valid: DFF<Bit>,
+    d_fin: DFF<Bit>,
+    vrd_v: DFF<Bit>,
+    vrd_a: DFF<Bit>,
+    vrd_s: DFF<Bits<32>>,
+    // Constants.
+    c_w: Constant<Bits<32>>,
+    c_wm1: Constant<Bits<32>>,
+    c_lw: Constant<Bits<32>>,
+    c_ring: Constant<Bits<32>>,
+    c_rn: Constant<Bits<8>>,
+    c_ones_w: Constant<Bits<W>>,
+    c_cnt: Vec<Constant<Bits<32>>>,
+    c_lane: Vec<Constant<Bits<16>>>,
+    c_rs: Vec<Constant<Bits<16>>>,
+    c_mrl: Vec<Constant<Bits<16>>>,
+    c_mrr: Vec<Constant<Bits<16>>>,
+    c_drl: Vec<Constant<Bits<16>>>,
+    c_drr: Vec<Constant<Bits<16>>>,
+    // Locals.
+    rel: Signal<Local, Bits<32>>,
+    n_in: Signal<Local, Bits<32>>,
+    take: Signal<Local, Bit>,
+    pass_take: Signal<Local, Bit>,
+    dlo: Signal<Local, Bits<32>>,
+    dhi: Signal<Local, Bits<32>>,
+    mlo: Signal<Local, Bits<W>>,
+    mhi: Signal<Local, Bits<W>>,
+    wm: Signal<Local, Bits<W>>,
+    wd: Signal<Local, Bits<B>>,
+    a0: Signal<Local, Bits<D>>,
+    a1: Signal<Local, Bits<D>>,
+    rot_r: Signal<Local, Bits<16>>,
+    rsi: Vec<Signal<Local, Bits<32>>>,
+    rei: Vec<Signal<Local, Bits<32>>>,
+    lo_i: Vec<Signal<Local, Bits<32>>>,
+    hi_i: Vec<Signal<Local, Bits<32>>>,
+    rs: Signal<Local, Bits<32>>,
+    re: Signal<Local, Bits<32>>,
+    tv: Vec<Signal<Local, Bits<32>>>,
+    tf: Vec<Signal<Local, Bits<8>>>,
+    or_st: Signal<Local, Bits<32>>,
+    or_en: Signal<Local, Bits<32>>,
+    any_l: Signal<Local, Bit>,
+    any_r: Signal<Local, Bit>,
+    found: Signal<Local, Bit>,
+    new_held: Signal<Local, Bits<32>>,
+    new_runs: Signal<Local, Bits<8>>,
+    d_end: Signal<Local, Bits<32>>,
+    d_next: Signal<Local, Bits<32>>,
+    d_push: Signal<Local, Bit>,
+    d_last: Signal<Local, Bit>,
+    d_n: Signal<Local, Bits<32>>,
+    rdat: Signal<Local, Bits<B>>,
+    e_end: Signal<Local, Bits<32>>,
+}
+
+impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReassembly<W, B, D, RN> {
+    /// Builds the block; panics with a message naming the rule if a parameter is illegal.
+    pub fn new() -> Self {
+        check_stream_params("PlaceReassembly", W, B, RX_SEG_USER);
+        crate::tx::check_tx_width("PlaceReassembly", W);
+        assert!(
+            W << D >= MIN_RING_OCTETS && W << D <= 1 << 24,
+            "PlaceReassembly: the ring (W * 2^D = {} octets) must hold 64 KiB to 16 MiB",
+            W << D
+        );
+        assert!(
+            RN.is_power_of_two() && (2..=128).contains(&RN),
+            "PlaceReassembly: RN = {RN} record entries must be a power of two in 2..=128"
+        );
+        let lw = W.trailing_zeros() as usize;
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        let c32 = |v: usize| Constant::new(Bits::<32>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cfg_seq: Default::default(),
+            cfg_budget: Default::default(),
+            cfg_records: Default::default(),
+            stopped: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            vrd_valid: Default::default(),
+            vrd_accept: Default::default(),
+            vrd_seq: Default::default(),
+            held: Default::default(),
+            runs: Default::default(),
+            refused: Default::default(),
+            peak_held: Default::default(),
+            inp: StreamSkid::new(),
+            out: StreamOutQ::new(),
+            ring: many(W),
+            state: Default::default(),
+            rcv_edge: Default::default(),
+            s_seq: Default::default(),
+            s_mode: Default::default(),
+            s_lo: Default::default(),
+            s_hi: Default::default(),
+            s_g0: Default::default(),
+            s_len: Default::default(),
+            s_fin: Default::default(),
+            s_beyond: Default::default(),
+            w_addr: Default::default(),
+            w_r: Default::default(),
+            st: many(RN),
+            en: many(RN),
+            v: many(RN),
+            e_flag: many(RN),
+            e_left: many(RN),
+            e_right: many(RN),
+            e_val: many(RN),
+            e_slot: many(RN),
+            ev_post: Default::default(),
+            ev_t: Default::default(),
+            ev_from: Default::default(),
+            ev_sumv: Default::default(),
+            ev_sumf: Default::default(),
+            ev_mst: Default::default(),
+            ev_men: Default::default(),
+            ev_anyr: Default::default(),
+            ev_acc: Default::default(),
+            held_q: Default::default(),
+            runs_q: Default::default(),
+            refused_q: Default::default(),
+            peak_q: Default::default(),
+            fin_valid: Default::default(),
+            fin_end: Default::default(),
+            fin_sent: Default::default(),
+            d_seq: Default::default(),
+            d_addr: Default::default(),
+            d_rem: Default::default(),
+            d_r: Default::default(),
+            d_valid: Default::default(),
+            d_fin: Default::default(),
+            vrd_v: Default::default(),
+            vrd_a: Default::default(),
+            vrd_s: Default::default(),
+            c_w: c32(W),
+            c_wm1: c32(W - 1),
+            c_lw: c32(lw),
+            c_ring: c32(W << D),
+            c_rn: Constant::new(Bits::<8>::from(RN as u64)),
+            c_ones_w: Constant::new(Bits::<W>::mask()),
+            c_cnt: (0..W).map(|k| c32(k + 1)).collect(),
+            c_lane: (0..W).map(c16).collect(),
+            c_rs: (0..lw).map(|s| c16(1 << s)).collect(),
+            c_mrl: (0..lw).map(|s| c16(1 << s)).collect(),
+            c_mrr: (0..lw).map(|s| c16(W - (1 << s))).collect(),
+            c_drl: (0..lw).map(|s| c16(8 << s)).collect(),
+            c_drr: (0..lw).map(|s| c16(B - (8 << s))).collect(),
+            rel: Default::default(),
+            n_in: Default::default(),
+            take: Default::default(),
+            pass_take: Default::default(),
+            dlo: Default::default(),
+            dhi: Default::default(),
+            mlo: Default::default(),
+            mhi: Default::default(),
+            wm: Default::default(),
+            wd: Default::default(),
+            a0: Default::default(),
+            a1: Default::default(),
+            rot_r: Default::default(),
+            rsi: many(RN),
+            rei: many(RN),
+            lo_i: many(RN),
+            hi_i: many(RN),
+            rs: Default::default(),
+            re: Default::default(),
+            tv: many(2 * RN - 1),
+            tf: many(2 * RN - 1),
+            or_st: Default::default(),
+            or_en: Default::default(),
+            any_l: Default::default(),
+            any_r: Default::default(),
+            found: Default::default(),
+            new_held: Default::default(),
+            new_runs: Default::default(),
+            d_end: Default::default(),
+            d_next: Default::default(),
+            d_push: Default::default(),
+            d_last: Default::default(),
+            d_n: Default::default(),
+            rdat: Default::default(),
+            e_end: Default::default(),
+        }
+    }
+
+    /// Octets the ring holds.
+    pub const fn ring_octets() -> usize {
+        W << D
+    }
+}
+
+impl<const W: usize, const B: usize, const D: usize, const RN: usize> Default
+    for PlaceReassembly<W, B, D, RN>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
+    for PlaceReassembly<W, B, D, RN>
+{
+    #[hdl_gen]
+    #[allow(clippy::single_element_loop)]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, rcv_edge, s_seq, s_mode, s_lo, s_hi, s_g0, s_len, s_fin, s_beyond,
+            w_addr, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst, ev_men, ev_anyr,
+            ev_acc, held_q, runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq,
+            d_addr, d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a, vrd_s
+        );
+        for i in 0..RN {
+            self.st[i].clock.next = self.clock.val();
+            self.en[i].clock.next = self.clock.val();
+            self.v[i].clock.next = self.clock.val();
+            self.e_flag[i].clock.next = self.clock.val();
+            self.e_left[i].clock.next = self.clock.val();
+            self.e_right[i].clock.next = self.clock.val();
+            self.e_val[i].clock.next = self.clock.val();
+            self.e_slot[i].clock.next = self.clock.val();
+            self.st[i].d.next = self.st[i].q.val();
+            self.en[i].d.next = self.en[i].q.val();
+            self.v[i].d.next = self.v[i].q.val();
+            self.e_flag[i].d.next = self.e_flag[i].q.val();
+            self.e_left[i].d.next = self.e_left[i].q.val();
+            self.e_right[i].d.next = self.e_right[i].q.val();
+            self.e_val[i].d.next = self.e_val[i].q.val();
+            self.e_slot[i].d.next = self.e_slot[i].q.val();
+        }
+        self.inp.clock.next = self.clock.val();
+        self.inp.rst.next = self.rst.val();
+        self.out.clock.next = self.clock.val();
+        self.out.rst.next = self.rst.val();
+        self.inp.s_axis.data.next = self.s_axis.data.val();
+        self.inp.s_axis.keep.next = self.s_axis.keep.val();
+        self.inp.s_axis.user.next = self.s_axis.user.val();
+        self.inp.s_axis.last.next = self.s_axis.last.val();
+        self.inp.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.inp.s_axis.ready.val();
+        self.m_axis.data.next = self.out.m_axis.data.val();
+        self.m_axis.keep.next = self.out.m_axis.keep.val();
+        self.m_axis.user.next = self.out.m_axis.user.val();
+        self.m_axis.last.next = self.out.m_axis.last.val();
+        self.m_axis.valid.next = self.out.m_axis.valid.val();
+        self.out.m_axis.ready.next = self.m_axis.ready.val();
+        self.vrd_valid.next = self.vrd_v.q.val();
+        self.vrd_accept.next = self.vrd_a.q.val();
+        self.vrd_seq.next = self.vrd_s.q.val();
+        self.held.next = self.held_q.q.val();
+        self.runs.next = self.runs_q.q.val();
+        self.refused.next = self.refused_q.q.val();
+        self.peak_held.next = self.peak_q.q.val();
+        self.vrd_v.d.next = false;
+        if self.held_q.q.val() > self.peak_q.q.val() {
+            self.peak_q.d.next = self.held_q.q.val();
+        }
+
+        // ---- Defaults: nothing taken, nothing offered, nothing written. ----
+        self.inp.m_axis.ready.next = false;
+        self.out.s_axis.valid.next = false;
+        self.out.s_axis.data.next = self.inp.m_axis.data.val();
+        self.out.s_axis.keep.next = self.inp.m_axis.keep.val();
+        self.out.s_axis.user.next = self.inp.m_axis.user.val();
+        self.out.s_axis.last.next = self.inp.m_axis.last.val();
+        self.take.next = (self.state.q.val() == 2) & self.inp.m_axis.valid.val();
+        self.pass_take.next = (self.state.q.val() == 1)
+            & self.inp.m_axis.valid.val()
+            & self.out.s_axis.ready.val();
+        self.rel.next = bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val()) - self.rcv_edge.q.val();
+        self.d_end.next = self.ev_t.q.val();
+        self.n_in.next = 0.into();
+        for k in 0..W {
+            if self.inp.m_axis.keep.val().get_bit(k) {
+                self.n_in.next = self.c_cnt[k].val();
+            }
+        }
+
+        // ---- Ring write: the beat's octets with index in [lo, hi), rotated to their lanes. ----
+        self.dlo.next = self.s_lo.q.val() - self.s_g0.q.val();
+        self.dhi.next = self.s_hi.q.val() - self.s_g0.q.val();
+        self.mlo.next = 0.into();
+        if self.dlo.val().get_bit(31) | (self.dlo.val() == 0) {
+            self.mlo.next = self.c_ones_w.val();
+        } else if self.dlo.val() < self.c_w.val() {
+            self.mlo.next = self.c_ones_w.val() << bit_cast::<16, 32>(self.dlo.val());
+        }
+        self.mhi.next = self.c_ones_w.val();
+        if self.dhi.val().get_bit(31) | (self.dhi.val() == 0) {
+            self.mhi.next = 0.into();
+        } else if self.dhi.val() < self.c_w.val() {
+            self.mhi.next = !(self.c_ones_w.val() << bit_cast::<16, 32>(self.dhi.val()));
+        }
+        self.wm.next = self.inp.m_axis.keep.val() & self.mlo.val() & self.mhi.val();
+        if self.s_mode.q.val() == 0 {
+            self.wm.next = 0.into();
+        }
+        self.wd.next = self.inp.m_axis.data.val();
+        for s in 0..self.c_rs.len() {
+            if (self.w_r.q.val() & self.c_rs[s].val()) != 0 {
+                self.wm.next = (self.wm.val() << self.c_mrl[s].val())
+                    | (self.wm.val() >> self.c_mrr[s].val());
+                self.wd.next = (self.wd.val() << self.c_drl[s].val())
+                    | (self.wd.val() >> self.c_drr[s].val());
+            }
+        }
+        self.a0.next = bit_cast::<D, 32>(self.w_addr.q.val());
+        self.a1.next = bit_cast::<D, 32>(self.w_addr.q.val() + 1);
+        self.rot_r.next = self.w_r.q.val();
+
+        // ---- Ring read: the word of each lane for the beat at d_next. ----
+        self.d_push.next = false;
+        self.d_next.next = self.d_addr.q.val();
+        self.d_n.next = self.d_rem.q.val();
+        if self.d_rem.q.val() > self.c_w.val() {
+            self.d_n.next = self.c_w.val();
+        }
+        self.d_last.next = self.d_rem.q.val() <= self.c_w.val();
+        if self.state.q.val() == 7 {
+            self.rot_r.next = self.d_r.q.val();
+            self.d_push.next = self.d_valid.q.val() & self.out.s_axis.ready.val();
+            if self.d_push.val() {
+                self.d_next.next = self.d_addr.q.val() + 1;
+            }
+            self.a0.next = bit_cast::<D, 32>(self.d_next.val());
+            self.a1.next = bit_cast::<D, 32>(self.d_next.val() + 1);
+        }
+        for l in 0..W {
+            self.ring[l].read_clock.next = self.clock.val();
+            self.ring[l].write_clock.next = self.clock.val();
+            self.ring[l].write_data.next = self.wd.val().get_bits::<8>(8 * l);
+            self.ring[l].write_enable.next = self.take.val() & self.wm.val().get_bit(l);
+            self.ring[l].write_address.next = self.a0.val();
+            self.ring[l].read_address.next = self.a0.val();
+            if self.c_lane[l].val() < self.rot_r.val() {
+                self.ring[l].write_address.next = self.a1.val();
+                self.ring[l].read_address.next = self.a1.val();
+            }
+        }
+        self.rdat.next = 0.into();
+        for l in 0..W {
+            for b in 0..8 {
+                self.rdat.next =
+                    self.rdat.val().replace_bit(8 * l + b, self.ring[l].read_data.val().get_bit(b));
+            }
+        }
+        for s in 0..self.c_rs.len() {
+            if (self.d_r.q.val() & self.c_rs[s].val()) != 0 {
+                self.rdat.next = (self.rdat.val() >> self.c_drl[s].val())
+                    | (self.rdat.val() << self.c_drr[s].val());
+            }
+        }
+
+        // ---- Table evaluation, stage 1: each run against the segment (or the new edge). ----
+        self.rs.next = self.s_seq.q.val() - self.rcv_edge.q.val();
+        self.re.next = self.rs.val() + self.s_len.q.val();
+        if self.ev_post.q.val() {
+            self.re.next = self.ev_t.q.val() - self.rcv_edge.q.val();
+        }
+        for i in 0..RN {
+            self.rsi[i].next = self.st[i].q.val() - self.rcv_edge.q.val();
+            self.rei[i].next = self.en[i].q.val() - self.rcv_edge.q.val();
+            self.lo_i[i].next = self.rs.val();
+            if self.rsi[i].val() > self.rs.val() {
+                self.lo_i[i].next = self.rsi[i].val();
+            }
+            self.hi_i[i].next = self.re.val();
+            if self.rei[i].val() < self.re.val() {
+                self.hi_i[i].next = self.rei[i].val();
+            }
+        }
+        if self.state.q.val() == 4 {
+            for i in 0..RN {
+                if self.ev_post.q.val() {
+                    // Dropped when the new edge reaches it; `right`: it goes beyond (read back).
+                    self.e_flag[i].d.next = self.v[i].q.val() & (self.rsi[i].val() <= self.re.val());
+                    self.e_right[i].d.next = self.v[i].q.val()
+                        & (self.rsi[i].val() <= self.re.val())
+                        & (self.rei[i].val() > self.re.val());
+                    self.e_left[i].d.next = false;
+                    self.e_val[i].d.next = self.rei[i].val() - self.rsi[i].val();
+                } else {
+                    // Touches the segment; overlap in octets; extends it left or right.
+                    self.e_flag[i].d.next = self.v[i].q.val()
+                        & (self.rsi[i].val() <= self.re.val())
+                        & (self.rei[i].val() >= self.rs.val());
+                    self.e_left[i].d.next = self.v[i].q.val()
+                        & (self.rsi[i].val() < self.rs.val())
+                        & (self.rei[i].val() >= self.rs.val());
+                    self.e_right[i].d.next = self.v[i].q.val()
+                        & (self.rsi[i].val() <= self.re.val())
+                        & (self.rei[i].val() > self.re.val());
+                    self.e_val[i].d.next = 0.into();
+                    if self.v[i].q.val() & (self.hi_i[i].val() > self.lo_i[i].val()) {
+                        self.e_val[i].d.next = self.hi_i[i].val() - self.lo_i[i].val();
+                    }
+                }
+            }
+        }
+
+        // ---- Stage 2: sums (a tree), merged bounds, a free entry. ----
+        for i in 0..RN {
+            self.tv[i].next = 0.into();
+            self.tf[i].next = 0.into();
+            if self.e_flag[i].q.val() {
+                self.tv[i].next = self.e_val[i].q.val();
+                self.tf[i].next = 1.into();
+            }
+        }
+        for r in RN..(RN + 1_usize) {
+            for k in RN..(2 * RN - 1_usize) {
+                self.tv[k].next = self.tv[2 * k - 2 * r].val() + self.tv[2 * k - 2 * r + 1].val();
+                self.tf[k].next = self.tf[2 * k - 2 * r].val() + self.tf[2 * k - 2 * r + 1].val();
+            }
+        }
+        self.or_st.next = 0.into();
+        self.or_en.next = 0.into();
+        self.any_l.next = false;
+        self.any_r.next = false;
+        self.found.next = false;
+        for i in 0..RN {
+            if self.e_left[i].q.val() {
+                self.or_st.next = self.or_st.val() | self.st[i].q.val();
+                self.any_l.next = true;
+            }
+            if self.e_right[i].q.val() {
+                self.or_en.next = self.or_en.val() | self.en[i].q.val();
+                self.any_r.next = true;
+            }
+        }
+        self.e_end.next = self.s_seq.q.val() + self.s_len.q.val();
+        self.new_held.next = self.held_q.q.val() + self.s_len.q.val() - self.tv[2 * RN - 2].val();
+        self.new_runs.next = self.runs_q.q.val() + 1 - self.tf[2 * RN - 2].val();
+        if self.state.q.val() == 5 {
+            self.ev_sumv.d.next = self.tv[2 * RN - 2].val();
+            self.ev_sumf.d.next = self.tf[2 * RN - 2].val();
+            self.ev_mst.d.next = self.s_seq.q.val();
+            if self.any_l.val() {
+                self.ev_mst.d.next = self.or_st.val();
+            }
+            self.ev_men.d.next = self.e_end.val();
+            if self.any_r.val() {
+                self.ev_men.d.next = self.or_en.val();
+            }
+            self.ev_anyr.d.next = self.any_r.val();
+            self.ev_acc.d.next = (self.new_held.val() <= self.cfg_budget.val())
+                & (self.new_runs.val() <= self.cfg_records.val())
+                & (self.new_runs.val() <= self.c_rn.val());
+            for i in 0..RN {
+                self.e_slot[i].d.next = false;
+                if !self.found.val() & (!self.v[i].q.val() | self.e_flag[i].q.val()) {
+                    self.e_slot[i].d.next = true;
+                    self.found.next = true;
+                }
+            }
+        }
+
+        // ---- The segment's path. ----
+        match self.state.q.val().index() {
+            0 => {
+                // S_IDLE: decide the segment's path from its first beat (not taken yet).
+                if self.inp.m_axis.valid.val() {
+                    self.s_seq.d.next = bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val());
+                    self.s_g0.d.next = 0.into();
+                    self.s_len.d.next = 0.into();
+                    self.s_beyond.d.next = false;
+                    self.s_fin.d.next = false;
+                    self.w_addr.d.next =
+                        (self.rcv_edge.q.val() + self.rel.val()) >> self.c_lw.val();
+                    self.w_r.d.next =
+                        bit_cast::<16, 32>((self.rcv_edge.q.val() + self.rel.val()) & self.c_wm1.val());
+                    self.state.d.next = 2.into();
+                    if self.stopped.val() | self.fin_sent.q.val() {
+                        self.s_mode.d.next = 0.into();
+                        self.s_lo.d.next = 0.into();
+                        self.s_hi.d.next = 0.into();
+                    } else if self.rel.val() == 0 {
+                        self.state.d.next = 1.into();
+                    } else if self.rel.val().get_bit(31) {
+                        self.s_mode.d.next = 2.into();
+                        self.s_lo.d.next = !self.rel.val() + 1;
+                        self.s_hi.d.next = self.c_ring.val() - self.rel.val();
+                    } else {
+                        self.s_mode.d.next = 3.into();
+                        self.s_lo.d.next = 0.into();
+                        self.s_hi.d.next = 0.into();
+                        if self.rel.val() < self.c_ring.val() {
+                            self.s_hi.d.next = self.c_ring.val() - self.rel.val();
+                        }
+                    }
+                }
+            }
+            1 => {
+                // S_PASS: straight through.
+                self.out.s_axis.valid.next = self.inp.m_axis.valid.val();
+                self.inp.m_axis.ready.next = self.out.s_axis.ready.val();
+                if self.pass_take.val() {
+                    self.s_len.d.next = self.s_len.q.val() + self.n_in.val();
+                    if self.inp.m_axis.last.val() {
+                        self.vrd_v.d.next = true;
+                        self.vrd_a.d.next = true;
+                        self.vrd_s.d.next = self.s_seq.q.val();
+                        self.ev_post.d.next = true;
+                        self.ev_t.d.next = self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
+                        self.ev_from.d.next =
+                            self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
+                        if self.inp.m_axis.user.val().get_bit(32) {
+                            self.fin_valid.d.next = true;
+                            self.fin_sent.d.next = true;
+                            self.fin_end.d.next =
+                                self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
+                        }
+                        self.state.d.next = 4.into();
+                        if (self.runs_q.q.val() == 0)
+                            & !(self.fin_valid.q.val() & !self.fin_sent.q.val())
+                        {
+                            // Nothing held: the edge moves to the segment's end at once.
+                            self.rcv_edge.d.next =
+                                self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
+                            self.state.d.next = 0.into();
+                        }
+                    }
+                }
+            }
+            2 => {
+                // S_INTAKE: into the ring.
+                self.inp.m_axis.ready.next = true;
+                if self.take.val() {
+                    self.s_g0.d.next = self.s_g0.q.val() + self.c_w.val();
+                    self.w_addr.d.next = self.w_addr.q.val() + 1;
+                    self.s_len.d.next = self.s_len.q.val() + self.n_in.val();
+                    if self.n_in.val() != 0 {
+                        if self.dhi.val().get_bit(31) | (self.n_in.val() > self.dhi.val()) {
+                            self.s_beyond.d.next = true;
+                        }
+                    }
+                    if self.inp.m_axis.last.val() {
+                        self.s_fin.d.next = self.inp.m_axis.user.val().get_bit(32);
+                        self.state.d.next = 3.into();
+                    }
+                }
+            }
+            3 => {
+                // S_END: the segment is in; what it is now that its length is known.
+                self.state.d.next = 0.into();
+                self.vrd_v.d.next = true;
+                self.vrd_a.d.next = true;
+                self.vrd_s.d.next = self.s_seq.q.val();
+                if self.s_mode.q.val() == 2 {
+                    if self.s_len.q.val() > self.s_lo.q.val() {
+                        if self.s_beyond.q.val() {
+                            self.vrd_a.d.next = false;
+                            self.refused_q.d.next = self.refused_q.q.val() + 1;
+                        } else {
+                            self.ev_post.d.next = true;
+                            self.ev_t.d.next = self.e_end.val();
+                            self.ev_from.d.next = self.rcv_edge.q.val();
+                            self.state.d.next = 4.into();
+                            if self.s_fin.q.val() {
+                                self.fin_valid.d.next = true;
+                                self.fin_end.d.next = self.e_end.val();
+                            }
+                        }
+                    } else if self.s_fin.q.val() & (self.e_end.val() == self.rcv_edge.q.val()) {
+                        self.fin_valid.d.next = true;
+                        self.fin_end.d.next = self.e_end.val();
+                        self.state.d.next = 8.into();
+                    }
+                } else if self.s_mode.q.val() == 3 {
+                    if self.s_beyond.q.val() {
+                        self.vrd_a.d.next = false;
+                        self.refused_q.d.next = self.refused_q.q.val() + 1;
+                    } else if self.s_len.q.val() == 0 {
+                        if self.s_fin.q.val() {
+                            self.fin_valid.d.next = true;
+                            self.fin_end.d.next = self.e_end.val();
+                        }
+                    } else {
+                        self.vrd_v.d.next = false;
+                        self.ev_post.d.next = false;
+                        self.state.d.next = 4.into();
+                    }
+                }
+            }
+            4 => {
+                self.state.d.next = 5.into();
+            }
+            5 => {
+                self.state.d.next = 6.into();
+            }
+            6 => {
+                // S_EVAL3: commit.
+                self.state.d.next = 0.into();
+                if self.ev_post.q.val() {
+                    for i in 0..RN {
+                        if self.e_flag[i].q.val() {
+                            self.v[i].d.next = false;
+                        }
+                    }
+                    self.held_q.d.next = self.held_q.q.val() - self.ev_sumv.q.val();
+                    self.runs_q.d.next = self.runs_q.q.val() - self.ev_sumf.q.val();
+                    if self.ev_anyr.q.val() {
+                        self.d_end.next = self.ev_men.q.val();
+                    }
+                    self.rcv_edge.d.next = self.d_end.val();
+                    self.d_seq.d.next = self.ev_from.q.val();
+                    self.d_addr.d.next = self.ev_from.q.val() >> self.c_lw.val();
+                    self.d_r.d.next = bit_cast::<16, 32>(self.ev_from.q.val() & self.c_wm1.val());
+                    self.d_rem.d.next = self.d_end.val() - self.ev_from.q.val();
+                    self.d_valid.d.next = false;
+                    self.d_fin.d.next = self.fin_valid.q.val()
+                        & !self.fin_sent.q.val()
+                        & (self.fin_end.q.val() == self.d_end.val());
+                    if self.d_end.val() != self.ev_from.q.val() {
+                        self.state.d.next = 7.into();
+                    } else {
+                        self.state.d.next = 8.into();
+                    }
+                } else {
+                    self.vrd_v.d.next = true;
+                    self.vrd_a.d.next = self.ev_acc.q.val();
+                    self.vrd_s.d.next = self.s_seq.q.val();
+                    if self.ev_acc.q.val() {
+                        for i in 0..RN {
+                            if self.e_flag[i].q.val() {
+                                self.v[i].d.next = false;
+                            }
+                            if self.e_slot[i].q.val() {
+                                self.v[i].d.next = true;
+                                self.st[i].d.next = self.ev_mst.q.val();
+                                self.en[i].d.next = self.ev_men.q.val();
+                            }
+                        }
+                        self.held_q.d.next =
+                            self.held_q.q.val() + self.s_len.q.val() - self.ev_sumv.q.val();
+                        self.runs_q.d.next = self.runs_q.q.val() + 1 - self.ev_sumf.q.val();
+                        if self.s_fin.q.val() {
+                            self.fin_valid.d.next = true;
+                            self.fin_end.d.next = self.e_end.val();
+                        }
+                    } else {
+                        self.refused_q.d.next = self.refused_q.q.val() + 1;
+                    }
+                }
+            }
+            7 => {
+                // S_DRAIN: a run read back from the ring.
+                self.d_valid.d.next = true;
+                self.out.s_axis.valid.next = self.d_valid.q.val();
+                self.out.s_axis.data.next = self.rdat.val();
+                self.out.s_axis.keep.next =
+                    !(self.c_ones_w.val() << bit_cast::<16, 32>(self.d_n.val()));
+                self.out.s_axis.last.next = self.d_last.val();
+                self.out.s_axis.user.next = bit_cast::<RX_SEG_USER, 32>(self.d_seq.q.val());
+                if self.d_last.val() & self.d_fin.q.val() {
+                    self.out.s_axis.user.next =
+                        bit_cast::<RX_SEG_USER, 32>(self.d_seq.q.val()) | 0x1_0000_0000_u64;
+                }
+                if self.d_push.val() {
+                    self.d_addr.d.next = self.d_addr.q.val() + 1;
+                    self.d_rem.d.next = self.d_rem.q.val() - self.d_n.val();
+                    if self.d_last.val() {
+                        self.state.d.next = 8.into();
+                        if self.d_fin.q.val() {
+                            self.fin_sent.d.next = true;
+                            self.state.d.next = 0.into();
+                        }
+                    }
+                }
+            }
+            8 => {
+                // S_FINCHK: the edge reached a FIN that has not gone out.
+                self.state.d.next = 0.into();
+                if self.fin_valid.q.val()
+                    & !self.fin_sent.q.val()
+                    & (self.fin_end.q.val() == self.rcv_edge.q.val())
+                {
+                    self.state.d.next = 9.into();
+                }
+            }
+            9 => {
+                // S_FINNULL: a null beat with FIN.
+                self.out.s_axis.valid.next = true;
+                self.out.s_axis.keep.next = 0.into();
+                self.out.s_axis.last.next = true;
+                self.out.s_axis.user.next =
+                    bit_cast::<RX_SEG_USER, 32>(self.rcv_edge.q.val()) | 0x1_0000_0000_u64;
+                if self.out.s_axis.ready.val() {
+                    self.fin_sent.d.next = true;
+                    self.state.d.next = 0.into();
+                }
+            }
+            _ => {
+                self.state.d.next = 0.into();
+            }
+        }
+
+        // ---- The connection ended: the held runs are dropped. ----
+        if self.stopped.val() {
+            for i in 0..RN {
+                self.v[i].d.next = false;
+            }
+            self.held_q.d.next = 0.into();
+            self.runs_q.d.next = 0.into();
+        }
+
+        // ---- Reset. ----
+        if self.rst.val() {
+            for i in 0..RN {
+                self.v[i].d.next = false;
+            }
+            self.state.d.next = 0.into();
+            self.rcv_edge.d.next = self.cfg_seq.val();
+            self.held_q.d.next = 0.into();
+            self.runs_q.d.next = 0.into();
+            self.refused_q.d.next = 0.into();
+            self.peak_q.d.next = 0.into();
+            self.fin_valid.d.next = false;
+            self.fin_sent.d.next = false;
+            self.vrd_v.d.next = false;
+            self.d_valid.d.next = false;
+        }
+    }
+}
+
+/// Record-table entries of the exported tops.
+pub const RECORD_ENTRIES: usize = 16;
+
+/// Ring word-address bits for `width` bytes per beat: a 64 KiB ring.
+pub const fn ring_bits(width: usize) -> usize {
+    16 - width.trailing_zeros() as usize
+}

@@ -1,0 +1,151 @@
+//! `PlaceReassembly` (RFC 5044 A.3-A.5, B.1.4): segments in any order, duplicated, overlapping,
+//! re-cut, with sequence numbers wrapping through 2^32; the verdicts are the golden receiver's
+//! with out-of-order placement off and the same buffer, table and window, and what comes out is
+//! the stream in order, at every width on both engines, under idle cycles and backpressure.
+
+use golden::receiver::{Event, Delivery, ReceiverConfig};
+use sim::reassembly::{check_in_order, reassembly, run_reassembly, ReassemblyOptions};
+use sim::stream::Pattern;
+use sim::traffic::{generate, run_receiver, LogEntry, Scenario, TcpSegment, TrafficOptions};
+
+/// The ring of the exported tops.
+const RING: u64 = 1 << 16;
+
+/// The golden receiver's offers and verdicts for `segments` (refused segments offered again),
+/// with the hardware's settings; the verdicts after the connection stopped (error or
+/// Terminate delivered) are `None`: the block alone does not know the connection stopped.
+fn golden_offers(
+    cfg: &ReceiverConfig,
+    segments: &[TcpSegment],
+) -> (Vec<TcpSegment>, Vec<Option<bool>>, u32) {
+    let run = run_receiver(cfg, segments, false, Some(3), false).expect("golden run");
+    let mut offers = Vec::new();
+    let mut verdicts = Vec::new();
+    let mut stopped = false;
+    for l in &run.log {
+        match l {
+            LogEntry::Verdict { segment, verdict, .. } => {
+                offers.push(segments[*segment].clone());
+                verdicts.push((!stopped).then_some(*verdict == golden::receiver::Verdict::Accepted));
+            }
+            LogEntry::Event(Event::Error(_) | Event::Deliver(Delivery::Terminate { .. })) => {
+                stopped = true;
+            }
+            LogEntry::Event(_) => {}
+        }
+    }
+    (offers, verdicts, run.receiver.edge_seq())
+}
+
+fn hardware_config(t: &sim::traffic::Traffic) -> ReceiverConfig {
+    let mut cfg = t.config.clone();
+    cfg.place_out_of_order = false;
+    cfg.reassembly_window = RING;
+    cfg
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check(
+    engine: &str,
+    w: usize,
+    scenario: Scenario,
+    seed: u64,
+    markers: bool,
+    extra: u64,
+    records: u32,
+    busy: bool,
+) -> (usize, u64) {
+    let o = TrafficOptions {
+        scenario,
+        seed,
+        markers,
+        messages: 40,
+        reassembly_octets: 0,
+        records,
+        ..TrafficOptions::default()
+    };
+    let mut o = o;
+    // The buffer: the in-order reserve plus `extra` octets for out-of-order segments.
+    let probe = generate(&TrafficOptions { reassembly_octets: 1 << 20, ..o.clone() });
+    o.reassembly_octets = probe.config.in_order_reserve() + extra;
+    let t = generate(&o);
+    let cfg = hardware_config(&t);
+    let (offers, verdicts, edge_end) = golden_offers(&cfg, &t.segments);
+    let mut sim = reassembly(engine, w).unwrap();
+    let opts = ReassemblyOptions {
+        seq: cfg.origin,
+        budget: (cfg.reassembly_octets - cfg.in_order_reserve()) as u32,
+        records: cfg.records - 1,
+        idle: if busy { Pattern::Random { p: 0.7, seed } } else { Pattern::Always },
+        backpressure: if busy { Pattern::Random { p: 0.6, seed: seed ^ 9 } } else { Pattern::Always },
+        ..Default::default()
+    };
+    let tag = format!("{engine} W={w} {} seed {seed} markers {markers}", scenario.name());
+    let run = run_reassembly(sim.as_mut(), &offers, &opts).unwrap_or_else(|e| panic!("{tag}: {e}"));
+    assert_eq!(run.verdicts.len(), offers.len(), "{tag}: verdicts");
+    let mut refused = 0;
+    for (k, (v, g)) in run.verdicts.iter().zip(&verdicts).enumerate() {
+        if let Some(g) = g {
+            assert_eq!(v.1, *g, "{tag}: verdict on offer {k} (seq {:#x})", v.0);
+            refused += usize::from(!g);
+        }
+    }
+    let wire = &t.sent.wire;
+    let min_len = edge_end.wrapping_sub(cfg.origin) as usize;
+    let at = check_in_order(&run.out, wire, cfg.origin, min_len, true)
+        .unwrap_or_else(|e| panic!("{tag}: {e}"));
+    if at == wire.len() {
+        assert_eq!((run.held, run.runs), (0, 0), "{tag}: nothing held at the end");
+    }
+    assert_eq!(run.refused as usize >= refused, true, "{tag}: refused counter");
+    (refused, run.peak_held)
+}
+
+macro_rules! reassembly_tests {
+    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn every_scenario_matches_the_golden_verdicts_and_comes_out_in_order() {
+                let mut refusals = 0;
+                for (k, s) in Scenario::ALL.into_iter().enumerate() {
+                    let seed = 100 + k as u64 + $w;
+                    let (r, _) = check($engine, $w, s, seed, k % 2 == 0, 1 << 20, 16, k % 3 == 1);
+                    refusals += r;
+                }
+                assert_eq!(refusals, 0, "a large buffer refuses nothing");
+            }
+
+            #[test]
+            fn small_buffers_refuse_and_the_stream_still_completes() {
+                let mut refusals = 0;
+                for (k, s) in [Scenario::Loss, Scenario::Mixed, Scenario::Wrap, Scenario::Dup]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let seed = 7 + k as u64 * 31 + $w;
+                    for (extra, records) in [(0, 1), (3000, 2), (9000, 4)] {
+                        let (r, _) =
+                            check($engine, $w, s, seed, k % 2 == 1, extra, records, k % 2 == 0);
+                        refusals += r;
+                    }
+                }
+                assert!(refusals > 0, "small buffers must refuse something");
+            }
+        }
+    )*};
+}
+
+reassembly_tests! {
+    rusthdl_w4: "rusthdl", 4;
+    rusthdl_w8: "rusthdl", 8;
+    rusthdl_w16: "rusthdl", 16;
+    rusthdl_w32: "rusthdl", 32;
+    rusthdl_w64: "rusthdl", 64;
+    verilator_w4: "verilator", 4;
+    verilator_w8: "verilator", 8;
+    verilator_w16: "verilator", 16;
+    verilator_w32: "verilator", 32;
+    verilator_w64: "verilator", 64;
+}
