@@ -231,7 +231,10 @@ pub fn check_in_order(
         }
         let end = at + seg.data.len();
         if end > wire.len() || seg.data[..] != wire[at..end] {
-            return Err(format!("segment {k} out ({} octets at {at}) differs from the stream", seg.data.len()));
+            return Err(format!(
+                "segment {k} out ({} octets at {at}) differs from the stream",
+                seg.data.len()
+            ));
         }
         if seg.fin && k + 1 != out.len() {
             return Err(format!("segment {k} out has FIN but is not the last"));

@@ -203,10 +203,7 @@ impl ReceiverConfig {
             ));
         }
         if self.reassembly_window == 0 || self.reassembly_window > super::WINDOW {
-            return err(format!(
-                "reassembly_window {} is not in 1..=2^30",
-                self.reassembly_window
-            ));
+            return err(format!("reassembly_window {} is not in 1..=2^30", self.reassembly_window));
         }
         if self.records == 0 {
             return err("records must be at least 1 (one is kept for the in-order edge)".into());
