@@ -236,18 +236,20 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
         }),
         TopKind::RnicRx => with_width!(spec.width, |W, B| {
             const A: usize = buffer_bits(W);
+            const RD: usize = crate::place::reassembly::ring_bits(W);
             const SN: usize = 1 << STAG_INDEX_BITS;
             const PN: usize = 1 << POSTED_SLOT_BITS;
-            let mut top = RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN>::new();
+            let mut top = RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::new();
             let header = format!(
                 "RNIC receive side (hdl::place::rnic_rx::RnicRx<{W}, {B}, {A}, {STAG_INDEX_BITS}, {SN}, \
-                 {POSTED_SLOT_BITS}, {PN}>), RFC 5044, 5041, 5040, {W} bytes per beat.\n\
-                 TCP payload segments in (s_axis_tuser[31:0] sequence number, [32] FIN), DDP payload\n\
+                 {POSTED_SLOT_BITS}, {PN}, {RD}>), RFC 5044, 5041, 5040, {W} bytes per beat.\n\
+                 TCP payload segments in any order (s_axis_tuser[31:0] sequence number, [32] FIN),\n\
+                 a verdict per segment on vrd_valid/vrd_accept/vrd_seq, 64 KiB reassembly ring, DDP payload\n\
                  out through the AXI4 write master m_axi_*, records out on m_axis_evt (64 octets each),\n\
                  registers on the AXI4-Lite slave s_axil_*. {SN} STags, {} posted buffers per queue,\n\
                  ULPDU_Length limit {} octets.",
                 PN / 4,
-                RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN>::max_ulpdu()
+                RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::max_ulpdu()
             );
             export_block(&spec.name(), &mut top, &header)
         }),

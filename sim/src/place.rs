@@ -36,8 +36,9 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 crate::direct_top!([const W: usize, const B: usize, const A: usize, const SA: usize, const SN: usize,
-    const PA: usize, const PN: usize] RnicRx<W, B, A, SA, SN, PA, PN> {
-    in rst, sink s_axis, axi_master m_axi, axil_slave s_axil, source m_axis_evt
+    const PA: usize, const PN: usize, const RD: usize] RnicRx<W, B, A, SA, SN, PA, PN, RD> {
+    in rst, sink s_axis, axi_master m_axi, axil_slave s_axil, source m_axis_evt, out vrd_valid,
+    out vrd_accept, out vrd_seq
 });
 
 /// STag table entries of the exported tops.
@@ -57,10 +58,11 @@ pub fn rnic_rx_vcd(
         const A: usize = buffer_bits(W);
         const SN: usize = 1 << STAG_INDEX_BITS;
         const PN: usize = 1 << POSTED_SLOT_BITS;
+        const RD: usize = hdl::place::reassembly::ring_bits(W);
         crate::tx::top_engine(
             engine,
             &spec,
-            RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN>::new,
+            RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::new,
             vcd,
         )
     })
@@ -105,6 +107,47 @@ pub fn check_fits(cfg: &ReceiverConfig, width: usize) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether the reassembly settings of `cfg` are the hardware's, so that its verdicts on
+/// segments in any order are the golden receiver's: out-of-order placement off (the hardware
+/// holds every out-of-order octet), the window its 64 KiB ring, at most its record table plus
+/// one (the one kept for the edge), and a budget that fits the 32-bit register.
+pub fn check_reassembly_fits(cfg: &ReceiverConfig) -> Result<(), String> {
+    use hdl::place::reassembly::{MIN_RING_OCTETS, RECORD_ENTRIES};
+    if cfg.place_out_of_order {
+        return Err("place_out_of_order must be false: rnic_rx holds every out-of-order octet \
+             (placement out of order is not built yet)"
+            .into());
+    }
+    if cfg.reassembly_window != MIN_RING_OCTETS as u64 {
+        return Err(format!(
+            "reassembly_window must be {MIN_RING_OCTETS}, rnic_rx's ring (got {})",
+            cfg.reassembly_window
+        ));
+    }
+    if cfg.records as usize > RECORD_ENTRIES + 1 {
+        return Err(format!(
+            "records {} is above rnic_rx's table ({RECORD_ENTRIES} entries plus the edge's)",
+            cfg.records
+        ));
+    }
+    if cfg.reassembly_octets - cfg.in_order_reserve() > u32::MAX as u64 {
+        return Err("reassembly_octets minus the in-order reserve is above 2^32 - 1".into());
+    }
+    Ok(())
+}
+
+/// `cfg` with the hardware's reassembly settings (see [`check_reassembly_fits`]): out-of-order
+/// placement off, the 64 KiB window, `records` at most the table's.
+pub fn hardware_reassembly(cfg: &ReceiverConfig) -> ReceiverConfig {
+    use hdl::place::reassembly::{MIN_RING_OCTETS, RECORD_ENTRIES};
+    let mut c = cfg.clone();
+    c.place_out_of_order = false;
+    c.reassembly_window = MIN_RING_OCTETS as u64;
+    c.records = c.records.min(RECORD_ENTRIES as u32 + 1);
+    c.reassembly_octets = c.reassembly_octets.min(c.in_order_reserve() + u32::MAX as u64);
+    c
 }
 
 /// Where every region and posted buffer lives in the simulated memory.
@@ -511,6 +554,14 @@ pub struct RnicRunOptions {
     /// tables keep their entries, which the new settings overwrite where the configuration has
     /// them), then load the configuration and enable.
     pub soft_start: bool,
+    /// Offer the segments as given (any order, each with its own sequence number and FIN), one
+    /// at a time: the next once the previous one's verdict came and the receiver has been quiet
+    /// for `arrival_settle` cycles, so that every verdict sees the state the segments before it
+    /// left (a golden receiver's view). Off: the segments in sequence order, trimmed as an
+    /// in-order TCP hands them over ([`in_order_packets`]), back to back.
+    pub arrival: bool,
+    /// Quiet cycles between offers in `arrival` mode.
+    pub arrival_settle: u64,
 }
 
 impl Default for RnicRunOptions {
@@ -527,6 +578,8 @@ impl Default for RnicRunOptions {
             drain: 300,
             cycles_per_beat: 60,
             soft_start: false,
+            arrival: false,
+            arrival_settle: 80,
         }
     }
 }
@@ -589,8 +642,11 @@ pub struct RnicRun {
     /// Counts and times.
     pub stats: RnicStats,
     /// The registers read at the end: STATUS, ERR_CODE, ERR_SEQ, CNT_FPDUS, CNT_PLACED_LO,
-    /// CNT_RECORDS, CNT_BURSTS, CNT_RESPONSES, CNT_WRITE_ERRORS, QN0_MSN.
+    /// CNT_RECORDS, CNT_BURSTS, CNT_RESPONSES, CNT_WRITE_ERRORS, QN0_MSN, CNT_REFUSED,
+    /// REASM_HELD, REASM_RUNS, REASM_PEAK.
     pub final_regs: BTreeMap<u64, u32>,
+    /// Every verdict, in order: the segment's sequence number and whether it was accepted.
+    pub verdicts: Vec<(u32, bool)>,
 }
 
 /// A record as a golden event.
@@ -860,13 +916,39 @@ pub fn run_rnic(
     for qn in 0..3 {
         post_window(&mut axil, &mut posted, &mut shadow, qn, base[qn as usize]);
     }
+    let budget_octets = cfg.reassembly_octets.saturating_sub(cfg.in_order_reserve());
+    axil.push(AxilOp::write(reg::REASM_BUDGET, u32::try_from(budget_octets).unwrap_or(u32::MAX)));
+    axil.push(AxilOp::write(reg::REASM_RECORDS, cfg.records.saturating_sub(1).min(255)));
     axil.push(AxilOp::write(reg::CTRL, ctrl));
 
-    let packets = in_order_packets(segments, cfg.origin);
-    let beats = crate::packet::packet_beats(&packets, width, 0xA5);
-    let total_in = beats.len() as u64;
+    let packets = if opts.arrival {
+        segments
+            .iter()
+            .map(|x| crate::packet::InPacket {
+                data: x.payload.clone(),
+                user: x.seq as u64 | (x.fin as u64) << 32,
+            })
+            .collect()
+    } else {
+        in_order_packets(segments, cfg.origin)
+    };
+    let per_packet: Vec<Vec<crate::stream::Beat>> = packets
+        .iter()
+        .map(|p| crate::packet::packet_beats(std::slice::from_ref(p), width, 0xA5))
+        .collect();
+    let total_in: u64 = per_packet.iter().map(|b| b.len() as u64).sum();
+    let mut waiting: VecDeque<Vec<crate::stream::Beat>> = per_packet.into_iter().collect();
     let mut src = StreamDriver::new(s, opts.idle.clone());
-    src.push(beats);
+    if !opts.arrival {
+        while let Some(b) = waiting.pop_front() {
+            src.push(b);
+        }
+    }
+    let (vrd_valid, vrd_accept, vrd_seq) =
+        (sim.port("vrd_valid")?, sim.port("vrd_accept")?, sim.port("vrd_seq")?);
+    let mut verdicts: Vec<(u32, bool)> = Vec::new();
+    let mut offered = 0usize;
+    let mut settled = 0u64;
     let mut snk = ReadyDriver::new(evt, opts.evt_ready.clone());
     let mut mon_s = HandshakeMonitor::new("s_axis", s);
     let mut mon_e = HandshakeMonitor::new("m_axis_evt", evt);
@@ -886,10 +968,25 @@ pub fn run_rnic(
     let mut quiet = 0u64;
     let mut finished = false;
     let mut enabled = false;
-    let budget = 20_000 + opts.cycles_per_beat * total_in;
+    let budget = 20_000
+        + opts.cycles_per_beat * total_in
+        + if opts.arrival { (opts.arrival_settle + 200) * packets.len() as u64 } else { 0 };
     let w = width as u64;
     loop {
         let now = sim.cycles();
+        // ---- In arrival mode, the next segment once the last one is answered and settled. --
+        if opts.arrival
+            && enabled
+            && src.pending() == 0
+            && verdicts.len() == offered
+            && settled > opts.arrival_settle
+        {
+            if let Some(b) = waiting.pop_front() {
+                src.push(b);
+                offered += 1;
+                settled = 0;
+            }
+        }
         // ---- Drive (after rst, TCP offers beats from the start: none may be taken before
         // enable; after a soft start, the old connection is still enabled until CTRL is
         // written, so TCP waits). ----
@@ -916,6 +1013,14 @@ pub fn run_rnic(
         sim.eval();
 
         // ---- Sample. ----
+        if sim.get_u64(vrd_valid) & 1 != 0 {
+            let seq = sim.get_u64(vrd_seq) as u32;
+            let k = verdicts.len();
+            if opts.arrival && segments.get(k).map(|x| x.seq) != Some(seq) {
+                return Err(format!("cycle {now}: verdict {k} for sequence number {seq:#x}"));
+            }
+            verdicts.push((seq, sim.get_u64(vrd_accept) & 1 != 0));
+        }
         mon_s.sample(sim, false);
         mon_e.sample(sim, false);
         let sent_before = src.sent;
@@ -1136,7 +1241,10 @@ pub fn run_rnic(
         }
         sim.tick();
         quiet += 1;
+        settled = if quiet > 1 { settled + 1 } else { 0 };
         if src.pending() == 0
+            && waiting.is_empty()
+            && (!opts.arrival || verdicts.len() == offered)
             && axil.idle()
             && mem.responses.is_empty()
             && mem.pending_w.is_empty()
@@ -1176,6 +1284,10 @@ pub fn run_rnic(
         reg::CNT_RESPONSES,
         reg::CNT_WRITE_ERRORS,
         reg::QN0_MSN,
+        reg::CNT_REFUSED,
+        reg::REASM_HELD,
+        reg::REASM_RUNS,
+        reg::REASM_PEAK,
     ];
     for a in regs {
         axil.push(AxilOp::read(a));
@@ -1196,7 +1308,7 @@ pub fn run_rnic(
     stats.cycles = sim.cycles() - start;
     stats.in_last_cycles = src.last_cycles.clone();
     let memory = layout.targets.iter().map(|&(t, a, l)| (t, mem.mem.read(a, l))).collect();
-    Ok(RnicRun { events, records, memory, stats, final_regs })
+    Ok(RnicRun { events, records, memory, stats, final_regs, verdicts })
 }
 
 /// A workload for throughput measurements.

@@ -340,6 +340,76 @@ pub mod rnic {
         (hw, g_events)
     }
 
+    /// The connection `segments` (in arrival order) through the hardware, offered as the golden
+    /// receiver offers them (refused segments again after 3 more offers) with the hardware's
+    /// reassembly settings ([`sim::place::hardware_reassembly`] of `cfg`): the verdicts, the
+    /// deliveries, the error and the memory must be the golden receiver's, and (the invariant)
+    /// the golden receiver's deliveries and error those of the same segments in order. Returns
+    /// the hardware run, the golden events and the golden run's refusals.
+    pub fn check_arrival(
+        sim: &mut dyn sim::CycleSim,
+        cfg: &ReceiverConfig,
+        segments: &[TcpSegment],
+        opts: &RnicRunOptions,
+        what: &str,
+    ) -> (RnicRun, Vec<Event>, usize) {
+        use sim::traffic::LogEntry;
+        let cfg = sim::place::hardware_reassembly(cfg);
+        let gold = run_receiver(&cfg, segments, false, Some(3), false)
+            .unwrap_or_else(|e| panic!("{what}: golden run failed: {e}"));
+        let inorder = run_receiver(&cfg, segments, true, None, false)
+            .unwrap_or_else(|e| panic!("{what}: golden in-order run failed: {e}"));
+        let g_c: Vec<String> = gold.events().into_iter().map(comparable).collect();
+        let i_c: Vec<String> = inorder.events().into_iter().map(comparable).collect();
+        assert_eq!(g_c, i_c, "{what}: golden, any order vs in order (the invariant)");
+        let mut offers = Vec::new();
+        let mut verdicts = Vec::new();
+        for l in &gold.log {
+            if let LogEntry::Verdict { segment, verdict, .. } = l {
+                offers.push(segments[*segment].clone());
+                verdicts.push(*verdict == golden::receiver::Verdict::Accepted);
+            }
+        }
+        let opts = RnicRunOptions { arrival: true, ..opts.clone() };
+        let hw = run_rnic(sim, &cfg, &offers, &opts)
+            .unwrap_or_else(|e| panic!("{what}: hardware run failed: {e}"));
+        let hw_v: Vec<bool> = hw.verdicts.iter().map(|v| v.1).collect();
+        if hw_v != verdicts {
+            let k = hw_v.iter().zip(&verdicts).position(|(a, b)| a != b).unwrap_or(0);
+            panic!(
+                "{what}: verdicts differ at offer {k} of {} (seq {:#x}): hardware {:?}, golden {:?}",
+                verdicts.len(),
+                offers[k.min(offers.len() - 1)].seq,
+                hw_v.get(k),
+                verdicts.get(k)
+            );
+        }
+        let hw_c: Vec<String> = hw.events.iter().map(comparable).collect();
+        if hw_c != g_c {
+            let first = hw_c
+                .iter()
+                .zip(&g_c)
+                .position(|(a, b)| a != b)
+                .unwrap_or(hw_c.len().min(g_c.len()));
+            panic!(
+                "{what}: events differ at #{first} ({} hardware, {} golden):\n  hardware: {:?}\n  golden:   {:?}",
+                hw_c.len(),
+                g_c.len(),
+                hw_c.get(first),
+                g_c.get(first)
+            );
+        }
+        let memory = gold.receiver.memory();
+        for (t, bytes) in &hw.memory {
+            let g = memory.get(*t).unwrap_or_else(|| panic!("{what}: golden has no {t:?}"));
+            assert!(g == bytes.as_slice(), "{what}: memory of {t:?} differs");
+        }
+        let refused = verdicts.iter().filter(|v| !**v).count();
+        assert_eq!(hw.final_regs[&hdl::place::reg::CNT_REFUSED] as usize, refused, "{what}");
+        let g_events = gold.events().into_iter().cloned().collect();
+        (hw, g_events, refused)
+    }
+
     /// Protection domain of [`crafted_config`].
     pub const PD: u32 = 7;
     /// Sequence number of the first octet of [`crafted_config`] (the stream wraps 2^32 after

@@ -115,6 +115,47 @@ fn generated(engine: &str, w: usize, seeds: u64, messages: usize) {
     }
 }
 
+/// Segments in any order (every traffic scenario but `inorder`, Markers on and off, CRC on and
+/// off, large and small reassembly buffers): verdicts, deliveries, error and memory as the
+/// golden receiver's with the hardware's reassembly settings, and as in order.
+fn arrival_orders(engine: &str, w: usize, messages: usize) {
+    let mut sim = sim::place::rnic_rx(engine, w).unwrap();
+    let mut refused = 0;
+    let mut offers = 0;
+    for (k, scenario) in Scenario::ALL.into_iter().skip(1).enumerate() {
+        for small in [false, true] {
+            let seed = 40 + k as u64 + w as u64;
+            let markers = (k + small as usize) % 2 == 0;
+            let crc = !(k == 3 && small);
+            let mut t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+                scenario,
+                seed,
+                markers,
+                crc,
+                messages,
+                records: if small { 2 } else { 17 },
+                ..Default::default()
+            });
+            if small {
+                t.config.reassembly_octets = t.config.in_order_reserve() + 2500;
+            }
+            let opts = if small {
+                RnicRunOptions::busy(seed)
+            } else {
+                RnicRunOptions { seed, ..Default::default() }
+            };
+            let what = format!(
+                "w{w} {engine} {} seed {seed} markers {markers} crc {crc} small {small}",
+                scenario.name()
+            );
+            let (hw, _, r) = check_arrival(sim.as_mut(), &t.config, &t.segments, &opts, &what);
+            refused += r;
+            offers += hw.verdicts.len();
+        }
+    }
+    assert!(refused > 0, "w{w} {engine}: small buffers refuse ({offers} offers)");
+}
+
 /// Every fault of the generator, Markers on and off, reported as the golden receiver reports
 /// it (and as the generator says it must be: the fault's code at its FPDU).
 fn faults(engine: &str, w: usize, only: Option<&[Fault]>, messages: usize) {
@@ -492,6 +533,11 @@ macro_rules! width_tests {
             }
 
             #[test]
+            fn segments_in_any_order_match_golden() {
+                arrival_orders($engine, $w, $messages);
+            }
+
+            #[test]
             fn every_fault_matches_golden() {
                 faults($engine, $w, $fault_set, $messages.min(40));
             }
@@ -558,12 +604,19 @@ fn register_map(engine: &str) {
             AxilOp::read(reg::MSN_WINDOW),
             AxilOp::read(reg::FIRST_MSN),
             AxilOp::read(reg::ERR_CODE),
+            AxilOp::read(reg::REASM_BUDGET),
+            AxilOp::read(reg::REASM_RECORDS),
+            AxilOp::read(reg::CNT_REFUSED),
+            AxilOp::read(reg::REASM_HELD),
+            AxilOp::read(reg::REASM_RUNS),
+            AxilOp::read(reg::REASM_PEAK),
         ],
     )
     .unwrap();
     let v: Vec<u32> = r.iter().map(|x| x.1).collect();
     // STATUS: resetting while the tables are cleared after reset (256 cycles).
-    assert_eq!(v, [reg::ID_VALUE, 8 | 8 << 8 | 6 << 16, reg::CTRL_CRC, 0x20, 0xFFFF, 64, 1, 0]);
+    let params = 8 | 8 << 8 | 6 << 16 | 16 << 24;
+    assert_eq!(v, [reg::ID_VALUE, params, reg::CTRL_CRC, 0x20, 0xFFFF, 64, 1, 0, 0, 0, 0, 0, 0, 0]);
     assert_eq!(wait_status_clear(sim, 0x20), 0, "{engine}: STATUS once the tables are clear");
     // Read-write registers hold what is written.
     let rw = [
@@ -572,6 +625,8 @@ fn register_map(engine: &str) {
         (reg::PD, 0xCAFE_0007),
         (reg::MSN_WINDOW, 33),
         (reg::FIRST_MSN, 0xFFFF_FFF0),
+        (reg::REASM_BUDGET, 0x0001_2345),
+        (reg::REASM_RECORDS, 9),
         (reg::STAG, 0x0123),
         (reg::STAG_BASE_LO, 0x1111_2222),
         (reg::STAG_BASE_HI, 0x3333_4444),

@@ -234,7 +234,7 @@ pub mod reg {
     /// RO: `0x524E5258` ("RNRX").
     pub const ID: u64 = 0x000;
     /// RO: `[7:0]` W, `[15:8]` log2 of the STag table entries, `[23:16]` log2 of the posted
-    /// buffers per queue.
+    /// buffers per queue, `[31:24]` record-table entries of the reassembly buffer.
     pub const PARAMS: u64 = 0x004;
     /// RW: `[0]` enable (the connection runs; 0 stops taking segments and, once the writes in
     /// flight are done and the records taken, resets the connection), `[1]` Markers, `[2]` CRC,
@@ -259,6 +259,13 @@ pub mod reg {
     pub const ERR_CODE: u64 = 0x024;
     /// RO: sequence number of the failing FPDU.
     pub const ERR_SEQ: u64 = 0x028;
+    /// RW: out-of-order octets the reassembly buffer may hold: `reassembly_octets` minus the
+    /// in-order reserve (one largest FPDU); read when a segment ends. Default 0 (segments
+    /// beyond the edge are refused).
+    pub const REASM_BUDGET: u64 = 0x02C;
+    /// RW: out-of-order runs of held octets the record table may hold (`records - 1`; at
+    /// most the table's entries, PARAMS `[31:24]`). Default 0.
+    pub const REASM_RECORDS: u64 = 0x030;
     /// RO: ULPDUs taken from `mpa_rx` (error packet included).
     pub const CNT_FPDUS: u64 = 0x040;
     /// RO: payload octets placed, low word.
@@ -281,6 +288,14 @@ pub mod reg {
     pub const QN1_MSN: u64 = 0x064;
     /// RO: expected MSN of queue 2 (Terminate).
     pub const QN2_MSN: u64 = 0x068;
+    /// RO: segments refused (TCP must not acknowledge them).
+    pub const CNT_REFUSED: u64 = 0x06C;
+    /// RO: out-of-order octets held now.
+    pub const REASM_HELD: u64 = 0x070;
+    /// RO: out-of-order runs held now.
+    pub const REASM_RUNS: u64 = 0x074;
+    /// RO: the most out-of-order octets held at once.
+    pub const REASM_PEAK: u64 = 0x078;
     /// RW: STag of the entry to write, invalidate or read.
     pub const STAG: u64 = 0x080;
     /// RW: base TO, low word.

@@ -82,8 +82,6 @@ pub const MIN_RING_OCTETS: usize = 1 << 16;
 // 2 into the ring, 3 segment end, 4..6 table evaluation, 7 read back, 8 FIN check, 9 FIN beat.
 // Segment modes: 0 drop, 2 overlaps the edge or older, 3 beyond the edge.
 
-
-
 fn many<T: Default>(k: usize) -> Vec<T> {
     (0..k).map(|_| T::default()).collect()
 }
@@ -208,6 +206,8 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     re: Signal<Local, Bits<32>>,
     tv: Vec<Signal<Local, Bits<32>>>,
     tf: Vec<Signal<Local, Bits<8>>>,
+    sum_v: Signal<Local, Bits<32>>,
+    sum_f: Signal<Local, Bits<8>>,
     or_st: Signal<Local, Bits<32>>,
     or_en: Signal<Local, Bits<32>>,
     any_l: Signal<Local, Bit>,
@@ -339,6 +339,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             re: Default::default(),
             tv: many(2 * RN - 1),
             tf: many(2 * RN - 1),
+            sum_v: Default::default(),
+            sum_f: Default::default(),
             or_st: Default::default(),
             or_en: Default::default(),
             any_l: Default::default(),
@@ -378,9 +380,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, rcv_edge, s_seq, s_mode, s_lo, s_hi, s_g0, s_len, s_fin, s_beyond,
-            w_addr, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst, ev_men, ev_anyr,
-            ev_acc, held_q, runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq,
-            d_addr, d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a, vrd_s
+            w_addr, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst, ev_men, ev_anyr, ev_acc,
+            held_q, runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem,
+            d_r, d_valid, d_fin, vrd_v, vrd_a, vrd_s
         );
         for i in 0..RN {
             self.st[i].clock.next = self.clock.val();
@@ -436,10 +438,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.out.s_axis.user.next = self.inp.m_axis.user.val();
         self.out.s_axis.last.next = self.inp.m_axis.last.val();
         self.take.next = (self.state.q.val() == 2) & self.inp.m_axis.valid.val();
-        self.pass_take.next = (self.state.q.val() == 1)
-            & self.inp.m_axis.valid.val()
-            & self.out.s_axis.ready.val();
-        self.rel.next = bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val()) - self.rcv_edge.q.val();
+        self.pass_take.next =
+            (self.state.q.val() == 1) & self.inp.m_axis.valid.val() & self.out.s_axis.ready.val();
+        self.rel.next =
+            bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val()) - self.rcv_edge.q.val();
         self.d_end.next = self.ev_t.q.val();
         self.n_in.next = 0.into();
         for k in 0..W {
@@ -470,10 +472,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.wd.next = self.inp.m_axis.data.val();
         for s in 0..self.c_rs.len() {
             if (self.w_r.q.val() & self.c_rs[s].val()) != 0 {
-                self.wm.next = (self.wm.val() << self.c_mrl[s].val())
-                    | (self.wm.val() >> self.c_mrr[s].val());
-                self.wd.next = (self.wd.val() << self.c_drl[s].val())
-                    | (self.wd.val() >> self.c_drr[s].val());
+                self.wm.next =
+                    (self.wm.val() << self.c_mrl[s].val()) | (self.wm.val() >> self.c_mrr[s].val());
+                self.wd.next =
+                    (self.wd.val() << self.c_drl[s].val()) | (self.wd.val() >> self.c_drr[s].val());
             }
         }
         self.a0.next = bit_cast::<D, 32>(self.w_addr.q.val());
@@ -545,7 +547,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             for i in 0..RN {
                 if self.ev_post.q.val() {
                     // Dropped when the new edge reaches it; `right`: it goes beyond (read back).
-                    self.e_flag[i].d.next = self.v[i].q.val() & (self.rsi[i].val() <= self.re.val());
+                    self.e_flag[i].d.next =
+                        self.v[i].q.val() & (self.rsi[i].val() <= self.re.val());
                     self.e_right[i].d.next = self.v[i].q.val()
                         & (self.rsi[i].val() <= self.re.val())
                         & (self.rei[i].val() > self.re.val());
@@ -585,6 +588,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 self.tf[k].next = self.tf[2 * k - 2 * r].val() + self.tf[2 * k - 2 * r + 1].val();
             }
         }
+        for r in RN..(RN + 1_usize) {
+            self.sum_v.next = self.tv[2 * r - 2].val();
+            self.sum_f.next = self.tf[2 * r - 2].val();
+        }
         self.or_st.next = 0.into();
         self.or_en.next = 0.into();
         self.any_l.next = false;
@@ -601,11 +608,11 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
         self.e_end.next = self.s_seq.q.val() + self.s_len.q.val();
-        self.new_held.next = self.held_q.q.val() + self.s_len.q.val() - self.tv[2 * RN - 2].val();
-        self.new_runs.next = self.runs_q.q.val() + 1 - self.tf[2 * RN - 2].val();
+        self.new_held.next = self.held_q.q.val() + self.s_len.q.val() - self.sum_v.val();
+        self.new_runs.next = self.runs_q.q.val() + 1 - self.sum_f.val();
         if self.state.q.val() == 5 {
-            self.ev_sumv.d.next = self.tv[2 * RN - 2].val();
-            self.ev_sumf.d.next = self.tf[2 * RN - 2].val();
+            self.ev_sumv.d.next = self.sum_v.val();
+            self.ev_sumf.d.next = self.sum_f.val();
             self.ev_mst.d.next = self.s_seq.q.val();
             if self.any_l.val() {
                 self.ev_mst.d.next = self.or_st.val();
@@ -639,8 +646,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     self.s_fin.d.next = false;
                     self.w_addr.d.next =
                         (self.rcv_edge.q.val() + self.rel.val()) >> self.c_lw.val();
-                    self.w_r.d.next =
-                        bit_cast::<16, 32>((self.rcv_edge.q.val() + self.rel.val()) & self.c_wm1.val());
+                    self.w_r.d.next = bit_cast::<16, 32>(
+                        (self.rcv_edge.q.val() + self.rel.val()) & self.c_wm1.val(),
+                    );
                     self.state.d.next = 2.into();
                     if self.stopped.val() | self.fin_sent.q.val() {
                         self.s_mode.d.next = 0.into();
@@ -673,7 +681,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         self.vrd_a.d.next = true;
                         self.vrd_s.d.next = self.s_seq.q.val();
                         self.ev_post.d.next = true;
-                        self.ev_t.d.next = self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
+                        self.ev_t.d.next =
+                            self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
                         self.ev_from.d.next =
                             self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
                         if self.inp.m_axis.user.val().get_bit(32) {

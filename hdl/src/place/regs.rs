@@ -132,6 +132,18 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     pub qn1_msn: Signal<In, Bits<32>>,
     /// Queue 2 expected MSN.
     pub qn2_msn: Signal<In, Bits<32>>,
+    /// REASM_BUDGET.
+    pub cfg_reasm_budget: Signal<Out, Bits<32>>,
+    /// REASM_RECORDS.
+    pub cfg_reasm_records: Signal<Out, Bits<8>>,
+    /// Segments refused.
+    pub refused: Signal<In, Bits<32>>,
+    /// Out-of-order octets held.
+    pub reasm_held: Signal<In, Bits<32>>,
+    /// Out-of-order runs held.
+    pub reasm_runs: Signal<In, Bits<8>>,
+    /// Most out-of-order octets held.
+    pub reasm_peak: Signal<In, Bits<32>>,
     // AXI4-Lite.
     w_rdy: DFF<Bit>,
     bv: DFF<Bit>,
@@ -147,6 +159,8 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     pd: DFF<Bits<32>>,
     window: DFF<Bits<32>>,
     first_msn: DFF<Bits<32>>,
+    reasm_budget: DFF<Bits<32>>,
+    reasm_records: DFF<Bits<8>>,
     s_stag: DFF<Bits<32>>,
     s_base: DFF<Bits<64>>,
     s_len: DFF<Bits<64>>,
@@ -203,7 +217,10 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
         assert!((1..=14).contains(&SA), "PlaceRegs: SA must be 1 to 14 (got {SA})");
         assert!((3..=14).contains(&PA), "PlaceRegs: PA must be 3 to 14 (got {PA})");
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
-        let params = W as u64 | (SA as u64) << 8 | ((PA - 2) as u64) << 16;
+        let params = W as u64
+            | (SA as u64) << 8
+            | ((PA - 2) as u64) << 16
+            | (crate::place::reassembly::RECORD_ENTRIES as u64) << 24;
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -248,6 +265,12 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             qn0_msn: Default::default(),
             qn1_msn: Default::default(),
             qn2_msn: Default::default(),
+            cfg_reasm_budget: Default::default(),
+            cfg_reasm_records: Default::default(),
+            refused: Default::default(),
+            reasm_held: Default::default(),
+            reasm_runs: Default::default(),
+            reasm_peak: Default::default(),
             w_rdy: Default::default(),
             bv: Default::default(),
             bresp: Default::default(),
@@ -261,6 +284,8 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             pd: Default::default(),
             window: Default::default(),
             first_msn: Default::default(),
+            reasm_budget: Default::default(),
+            reasm_records: Default::default(),
             s_stag: Default::default(),
             s_base: Default::default(),
             s_len: Default::default(),
@@ -320,10 +345,43 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, w_rdy, bv, bresp, ar_rdy, rv, rdata, rresp, ctrl, origin, max_ulpdu, pd,
-            window, first_msn, s_stag, s_base, s_len, s_addr, s_pd, s_flags, s_refused, p_qn,
-            p_msn, p_addr, p_len, p_refused, ph, inv_cmd, rd_entry, rd_valid, n_fpdus, n_placed,
-            n_records, n_seq
+            self,
+            clock,
+            w_rdy,
+            bv,
+            bresp,
+            ar_rdy,
+            rv,
+            rdata,
+            rresp,
+            ctrl,
+            origin,
+            max_ulpdu,
+            pd,
+            window,
+            first_msn,
+            reasm_budget,
+            reasm_records,
+            s_stag,
+            s_base,
+            s_len,
+            s_addr,
+            s_pd,
+            s_flags,
+            s_refused,
+            p_qn,
+            p_msn,
+            p_addr,
+            p_len,
+            p_refused,
+            ph,
+            inv_cmd,
+            rd_entry,
+            rd_valid,
+            n_fpdus,
+            n_placed,
+            n_records,
+            n_seq
         );
         // ---- Settings out. ----
         self.cfg_enable.next = self.ctrl.q.val().get_bit(0);
@@ -335,6 +393,8 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         self.cfg_pd.next = self.pd.q.val();
         self.cfg_window.next = self.window.q.val();
         self.cfg_first_msn.next = self.first_msn.q.val();
+        self.cfg_reasm_budget.next = self.reasm_budget.q.val();
+        self.cfg_reasm_records.next = self.reasm_records.q.val();
 
         // ---- Counters. ----
         if self.fpdu_pulse.val() {
@@ -494,6 +554,14 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
                     // FIRST_MSN
                     8 => {
                         self.first_msn.d.next = self.s_axil.wdata.val();
+                    }
+                    // REASM_BUDGET
+                    11 => {
+                        self.reasm_budget.d.next = self.s_axil.wdata.val();
+                    }
+                    // REASM_RECORDS
+                    12 => {
+                        self.reasm_records.d.next = self.s_axil.wdata.val().get_bits::<8>(0);
                     }
                     // STAG
                     32 => {
@@ -671,6 +739,14 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             10 => {
                 self.r_val.next = self.err_seq.val();
             }
+            // REASM_BUDGET
+            11 => {
+                self.r_val.next = self.reasm_budget.q.val();
+            }
+            // REASM_RECORDS
+            12 => {
+                self.r_val.next = bit_cast::<32, 8>(self.reasm_records.q.val());
+            }
             // CNT_FPDUS
             16 => {
                 self.r_val.next = self.n_fpdus.q.val();
@@ -714,6 +790,22 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             // QN2_MSN
             26 => {
                 self.r_val.next = self.qn2_msn.val();
+            }
+            // CNT_REFUSED
+            27 => {
+                self.r_val.next = self.refused.val();
+            }
+            // REASM_HELD
+            28 => {
+                self.r_val.next = self.reasm_held.val();
+            }
+            // REASM_RUNS
+            29 => {
+                self.r_val.next = bit_cast::<32, 8>(self.reasm_runs.val());
+            }
+            // REASM_PEAK
+            30 => {
+                self.r_val.next = self.reasm_peak.val();
             }
             // STAG
             32 => {
@@ -806,6 +898,8 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             self.pd.d.next = 0.into();
             self.window.d.next = self.c_window.val();
             self.first_msn.d.next = 1.into();
+            self.reasm_budget.d.next = 0.into();
+            self.reasm_records.d.next = 0.into();
             self.s_refused.d.next = false;
             self.p_refused.d.next = false;
             self.ph.d.next = 0.into();

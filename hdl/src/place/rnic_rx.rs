@@ -57,6 +57,7 @@ use crate::axi::{Axi4WriteMaster, AxiLiteSlave};
 use crate::place::check::PlaceCheck;
 use crate::place::deliver::PlaceDeliver;
 use crate::place::header::PlaceHeader;
+use crate::place::reassembly::{PlaceReassembly, RECORD_ENTRIES};
 use crate::place::regs::PlaceRegs;
 use crate::place::table_ram::TableRam;
 use crate::place::writer::PlaceWriter;
@@ -81,6 +82,7 @@ pub struct RnicRx<
     const SN: usize,
     const PA: usize,
     const PN: usize,
+    const RD: usize,
 > {
     /// Clock (exported as `clk`).
     pub clock: Signal<In, Clock>,
@@ -94,7 +96,14 @@ pub struct RnicRx<
     pub s_axil: AxiLiteSlave<{ reg::ADDR_BITS }>,
     /// Records.
     pub m_axis_evt: StreamSource<64, 512, 8>,
+    /// Pulse: a verdict on a segment, for TCP.
+    pub vrd_valid: Signal<Out, Bit>,
+    /// The verdict: accepted (TCP may acknowledge the segment) or refused.
+    pub vrd_accept: Signal<Out, Bit>,
+    /// The sequence number of the segment the verdict is for.
+    pub vrd_seq: Signal<Out, Bits<32>>,
     regs: PlaceRegs<W, SA, PA>,
+    reasm: PlaceReassembly<W, B, RD, RECORD_ENTRIES>,
     mpa: MpaRx<W, B, A>,
     header: PlaceHeader<W, B>,
     check: PlaceCheck<SA, PA>,
@@ -116,7 +125,8 @@ impl<
         const SN: usize,
         const PA: usize,
         const PN: usize,
-    > RnicRx<W, B, A, SA, SN, PA, PN>
+        const RD: usize,
+    > RnicRx<W, B, A, SA, SN, PA, PN, RD>
 {
     /// Builds the receive side; panics with a message naming the rule if a parameter is
     /// illegal.
@@ -130,7 +140,11 @@ impl<
             m_axi: Default::default(),
             s_axil: Default::default(),
             m_axis_evt: StreamSource::new(),
+            vrd_valid: Default::default(),
+            vrd_accept: Default::default(),
+            vrd_seq: Default::default(),
             regs: PlaceRegs::new(),
+            reasm: PlaceReassembly::new(),
             mpa: MpaRx::new(),
             header: PlaceHeader::new(),
             check: PlaceCheck::new(),
@@ -159,7 +173,8 @@ impl<
         const SN: usize,
         const PA: usize,
         const PN: usize,
-    > Default for RnicRx<W, B, A, SA, SN, PA, PN>
+        const RD: usize,
+    > Default for RnicRx<W, B, A, SA, SN, PA, PN, RD>
 {
     fn default() -> Self {
         Self::new()
@@ -174,12 +189,14 @@ impl<
         const SN: usize,
         const PA: usize,
         const PN: usize,
-    > Logic for RnicRx<W, B, A, SA, SN, PA, PN>
+        const RD: usize,
+    > Logic for RnicRx<W, B, A, SA, SN, PA, PN, RD>
 {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, down);
         self.regs.clock.next = self.clock.val();
+        self.reasm.clock.next = self.clock.val();
         self.mpa.clock.next = self.clock.val();
         self.header.clock.next = self.clock.val();
         self.check.clock.next = self.clock.val();
@@ -213,6 +230,7 @@ impl<
         self.posted.clear.next = self.going_down.val();
         self.writer.rst.next = self.rst.val();
         self.writer.clr_err.next = self.going_down.val();
+        self.reasm.rst.next = self.crst.val();
         self.mpa.rst.next = self.crst.val();
         self.header.rst.next = self.crst.val();
         self.check.rst.next = self.crst.val();
@@ -237,20 +255,34 @@ impl<
         self.s_axil.rvalid.next = self.regs.s_axil.rvalid.val();
         self.regs.s_axil.rready.next = self.s_axil.rready.val();
 
-        // ---- Segments into mpa_rx (nothing is taken while disabled or in reset). ----
+        // ---- Segments, in any order, into the reassembly buffer (nothing is taken while
+        // disabled or in reset); the in-order stream into mpa_rx. ----
+        self.reasm.cfg_seq.next = self.regs.cfg_origin.val();
+        self.reasm.cfg_budget.next = self.regs.cfg_reasm_budget.val();
+        self.reasm.cfg_records.next = self.regs.cfg_reasm_records.val();
+        self.reasm.stopped.next = self.check.stopped.val() | self.deliver.stop_out.val();
+        self.reasm.s_axis.data.next = self.s_axis.data.val();
+        self.reasm.s_axis.keep.next = self.s_axis.keep.val();
+        self.reasm.s_axis.user.next = self.s_axis.user.val();
+        self.reasm.s_axis.last.next = self.s_axis.last.val();
+        self.reasm.s_axis.valid.next =
+            self.s_axis.valid.val() & self.regs.cfg_enable.val() & !self.crst.val();
+        self.s_axis.ready.next =
+            self.reasm.s_axis.ready.val() & self.regs.cfg_enable.val() & !self.crst.val();
+        self.vrd_valid.next = self.reasm.vrd_valid.val();
+        self.vrd_accept.next = self.reasm.vrd_accept.val();
+        self.vrd_seq.next = self.reasm.vrd_seq.val();
+        self.mpa.s_axis.data.next = self.reasm.m_axis.data.val();
+        self.mpa.s_axis.keep.next = self.reasm.m_axis.keep.val();
+        self.mpa.s_axis.user.next = self.reasm.m_axis.user.val();
+        self.mpa.s_axis.last.next = self.reasm.m_axis.last.val();
+        self.mpa.s_axis.valid.next = self.reasm.m_axis.valid.val();
+        self.reasm.m_axis.ready.next = self.mpa.s_axis.ready.val();
         self.mpa.cfg_seq.next = self.regs.cfg_origin.val();
         self.mpa.cfg_origin.next = self.regs.cfg_origin.val();
         self.mpa.cfg_markers.next = self.regs.cfg_markers.val();
         self.mpa.cfg_crc.next = self.regs.cfg_crc.val();
         self.mpa.cfg_max_ulpdu.next = self.regs.cfg_max_ulpdu.val();
-        self.mpa.s_axis.data.next = self.s_axis.data.val();
-        self.mpa.s_axis.keep.next = self.s_axis.keep.val();
-        self.mpa.s_axis.user.next = self.s_axis.user.val();
-        self.mpa.s_axis.last.next = self.s_axis.last.val();
-        self.mpa.s_axis.valid.next =
-            self.s_axis.valid.val() & self.regs.cfg_enable.val() & !self.crst.val();
-        self.s_axis.ready.next =
-            self.mpa.s_axis.ready.val() & self.regs.cfg_enable.val() & !self.crst.val();
 
         // ---- ULPDUs into the header block. ----
         self.header.cfg_rdmac.next = self.regs.cfg_rdmac.val();
@@ -386,5 +418,9 @@ impl<
         self.regs.qn0_msn.next = self.check.qn0_msn.val();
         self.regs.qn1_msn.next = self.check.qn1_msn.val();
         self.regs.qn2_msn.next = self.check.qn2_msn.val();
+        self.regs.refused.next = self.reasm.refused.val();
+        self.regs.reasm_held.next = self.reasm.held.val();
+        self.regs.reasm_runs.next = self.reasm.runs.val();
+        self.regs.reasm_peak.next = self.reasm.peak_held.val();
     }
 }
