@@ -381,13 +381,15 @@ mod tests {
 /// `rnic sim place`: the segments of standard input through `rnic_rx_w<W>` with the regions and
 /// buffers of `config`; prints what `rnic place --inorder` prints (verdicts, deliveries, the
 /// error, memory), each delivery and the error after the verdict of the segment that completed
-/// its FPDU, then the hardware's counters as the metrics line.
+/// its FPDU, then the hardware's counters as the metrics line. `arrival`: the segments in the
+/// order given, the hardware's verdicts, what `rnic place` prints.
 pub fn sim_place_cmd(
     width: usize,
     config: &std::path::Path,
     engine: &str,
     vcd: Option<&std::path::Path>,
     busy: Option<u64>,
+    arrival: bool,
 ) -> Result<(), crate::CliError> {
     use crate::CliError;
     use golden::receiver::{Event, Receiver, ReceiverConfig, Verdict};
@@ -401,7 +403,13 @@ pub fn sim_place_cmd(
         .map_err(|e| CliError::input(format!("{}: {e}", config.display())))?;
     let segments = sim::traffic::parse_segments(&crate::golden_cmds::read_stdin()?)
         .map_err(CliError::input)?;
-    let order = sim::traffic::in_order_indices(&segments, cfg.origin);
+    let order = if arrival {
+        sim::place::check_reassembly_fits(&cfg)
+            .map_err(|e| CliError::input(format!("{}: {e}", config.display())))?;
+        (0..segments.len()).collect()
+    } else {
+        sim::traffic::in_order_indices(&segments, cfg.origin)
+    };
     // Input TCP could not have produced (beyond the window, after the FIN) is refused by the
     // receiver's rules, with its message, before any simulation.
     let mut check = Receiver::new(&cfg).map_err(|e| CliError::input(e.to_string()))?;
@@ -417,6 +425,7 @@ pub fn sim_place_cmd(
         Some(seed) => sim::place::RnicRunOptions::busy(seed),
         None => sim::place::RnicRunOptions::default(),
     };
+    let opts = sim::place::RnicRunOptions { arrival, ..opts };
     let run = sim::place::run_rnic(sim.as_mut(), &cfg, &segments, &opts)
         .map_err(|e| CliError::check(format!("simulation: {e}")))?;
 
@@ -452,14 +461,34 @@ pub fn sim_place_cmd(
     };
     let mut log = Vec::new();
     let mut events = run.events.iter().peekable();
+    // The in-order edge after each offer: accepted octets contiguous from the origin.
+    let mut edge = 0i64;
+    let mut ahead: std::collections::BTreeMap<i64, i64> = std::collections::BTreeMap::new();
     for (k, &i) in order.iter().enumerate() {
         let s = &segments[i];
-        log.push(LogEntry::Verdict { segment: i, seq: s.seq, verdict: Verdict::Accepted });
+        let accepted = if arrival { run.verdicts.get(k).is_some_and(|v| v.1) } else { true };
+        let verdict = if accepted { Verdict::Accepted } else { Verdict::Refused };
+        log.push(LogEntry::Verdict { segment: i, seq: s.seq, verdict });
         let start = s.seq.wrapping_sub(cfg.origin) as i32 as i64;
         let seg_end = start + s.payload.len() as i64;
+        if accepted {
+            if start <= edge {
+                edge = edge.max(seg_end);
+            } else {
+                let e = ahead.entry(start).or_insert(seg_end);
+                *e = (*e).max(seg_end);
+            }
+            while let Some((&a, &b)) = ahead.iter().next() {
+                if a > edge {
+                    break;
+                }
+                edge = edge.max(b);
+                ahead.remove(&a);
+            }
+        }
         let last = k + 1 == order.len();
         while let Some(e) = events.peek() {
-            if last || trigger(e) as i64 <= seg_end {
+            if last || trigger(e) as i64 <= edge {
                 log.push(LogEntry::Event((*e).clone()));
                 events.next();
             } else {
@@ -472,7 +501,8 @@ pub fn sim_place_cmd(
     let r = &run.final_regs;
     let metrics = serde_json::json!({
         "segments": segments.len(),
-        "refused": 0,
+        "refused": r[&hdl::place::reg::CNT_REFUSED],
+        "peak_held_octets": r[&hdl::place::reg::REASM_PEAK],
         "fpdus": r[&hdl::place::reg::CNT_FPDUS],
         "records": r[&hdl::place::reg::CNT_RECORDS],
         "bursts": r[&hdl::place::reg::CNT_BURSTS],

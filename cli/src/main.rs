@@ -279,7 +279,9 @@ enum SimBlock {
     /// TCP payload segments (the `rnic traffic` format) through `rnic_rx` with the regions and
     /// buffers of a receiver configuration: the same input, output (JSON Lines) and exit
     /// status as `rnic place --inorder`, produced by the hardware (segments in sequence order,
-    /// overlaps trimmed as TCP delivers them); the metrics line is the hardware's own.
+    /// overlaps trimmed as TCP delivers them); the metrics line is the hardware's own. With
+    /// `--arrival`: the segments in the order given, verdicts by the hardware, the output of
+    /// `rnic place` (without `--inorder`).
     Place {
         /// The receiver configuration (JSON, as `rnic traffic --config-out` writes it).
         #[arg(long)]
@@ -289,6 +291,11 @@ enum SimBlock {
         /// Random idle cycles on the segments and backpressure on every output, from this seed.
         #[arg(long)]
         busy: Option<u64>,
+        /// Offer the segments in the order given (one at a time, refused ones not again); the
+        /// configuration must have the hardware's reassembly settings: "place_out_of_order":
+        /// false, "reassembly_window": 65536, "records" at most 17.
+        #[arg(long)]
+        arrival: bool,
     },
     /// One message per line (hex) on stdin -> the CRC value the hardware computed per message,
     /// 8 lowercase hex digits (the register value, not the wire bytes).
@@ -358,8 +365,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let cfg = framing.config()?;
             hw::sim_rx_cmd(hw.width, cfg, max_ulpdu, &hw.engine, hw.vcd.as_deref(), resegment)
         }
-        Command::Sim { block: SimBlock::Place { config, hw, busy } } => {
-            hw::sim_place_cmd(hw.width, &config, &hw.engine, hw.vcd.as_deref(), busy)
+        Command::Sim { block: SimBlock::Place { config, hw, busy, arrival } } => {
+            hw::sim_place_cmd(hw.width, &config, &hw.engine, hw.vcd.as_deref(), busy, arrival)
         }
         Command::Sim { block: SimBlock::Crc { width, poly, engine } } => {
             hw::sim_crc_cmd(width, &poly, &engine).map_err(CliError::usage)

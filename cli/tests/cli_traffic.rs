@@ -240,3 +240,77 @@ fn sim_place_refuses_a_configuration_beyond_the_hardware() {
         assert!(e.contains(want), "{what}: {e}");
     }
 }
+
+/// `rnic sim place --arrival` against `rnic place` on the same files with the hardware's
+/// reassembly settings: segments out of order, duplicated, re-cut, refused for a small buffer
+/// (and not offered again): the same verdicts, deliveries, error and memory; a configuration
+/// without those settings is refused with one line.
+#[test]
+fn sim_place_arrival_gives_the_output_of_place() {
+    for (name, extra, engine, width, small) in [
+        (
+            "hw-arr-loss",
+            vec!["--scenario", "loss", "--seed", "11", "--messages", "24"],
+            "verilator",
+            "8",
+            true,
+        ),
+        (
+            "hw-arr-mixed",
+            vec!["--scenario", "mixed", "--seed", "12", "--messages", "24", "--markers"],
+            "verilator",
+            "32",
+            false,
+        ),
+        (
+            "hw-arr-wrap",
+            vec!["--scenario", "wrap", "--seed", "13", "--messages", "10"],
+            "rusthdl",
+            "8",
+            false,
+        ),
+    ] {
+        let (segs, cfg) = traffic(name, &extra);
+        let text_cfg = std::fs::read_to_string(&cfg).unwrap();
+        let o = rnic(&["sim", "place", "--arrival", "--config", cfg.to_str().unwrap()], &segs);
+        assert_eq!(o.status.code(), Some(1), "{name}: default settings are not the hardware's");
+        assert!(text(&o.stderr).contains("place_out_of_order"), "{name}: {}", text(&o.stderr));
+        let mut v: Value = serde_json::from_str(&text_cfg).unwrap();
+        v["place_out_of_order"] = false.into();
+        v["reassembly_window"] = 65536.into();
+        v["records"] = 3.into();
+        if small {
+            v["reassembly_octets"] = 6000.into();
+        }
+        let hw_cfg = scratch(&format!("{name}-hw.json"));
+        std::fs::write(&hw_cfg, v.to_string()).unwrap();
+        let (gold, gold_exit) = place(&hw_cfg, &segs, &[]);
+        let args = [
+            "sim",
+            "place",
+            "--arrival",
+            "--config",
+            hw_cfg.to_str().unwrap(),
+            "--width",
+            width,
+            "--engine",
+            engine,
+        ];
+        let o = rnic(&args, &segs);
+        let hw: Vec<Value> =
+            text(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+        assert_eq!(o.status.code(), Some(gold_exit), "{name}: {}", text(&o.stderr));
+        let strip = |v: &[Value]| -> Vec<Value> {
+            v.iter().filter(|x| x.get("metrics").is_none()).cloned().collect()
+        };
+        assert_eq!(strip(&hw), strip(&gold), "{name}: rnic sim place --arrival vs rnic place");
+        let refused =
+            of_kind(&gold, &["segment"]).iter().filter(|x| x["verdict"] == "refused").count()
+                as u64;
+        let m = &hw.last().unwrap()["metrics"];
+        assert_eq!(m["refused"].as_u64(), Some(refused), "{name}: {m}");
+        if small {
+            assert!(refused > 0, "{name}: a small buffer refuses");
+        }
+    }
+}

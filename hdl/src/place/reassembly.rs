@@ -128,29 +128,36 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     s_seq: DFF<Bits<32>>,
     s_mode: DFF<Bits<2>>,
     s_lo: DFF<Bits<32>>,
-    s_hi: DFF<Bits<32>>,
-    s_g0: DFF<Bits<32>>,
+    r_hi: DFF<Bits<32>>,
+    r_lo: DFF<Bits<32>>,
     s_len: DFF<Bits<32>>,
     s_fin: DFF<Bit>,
     s_beyond: DFF<Bit>,
     w_addr: DFF<Bits<32>>,
+    w_a1: DFF<Bits<32>>,
     w_r: DFF<Bits<16>>,
     // Table.
-    st: Vec<DFF<Bits<32>>>,
-    en: Vec<DFF<Bits<32>>>,
+    st: Vec<DFF<Bits<17>>>,
+    en: Vec<DFF<Bits<17>>>,
+    r_s: Vec<DFF<Bits<17>>>,
+    r_e: Vec<DFF<Bits<17>>>,
+    rs_q: DFF<Bits<17>>,
+    re_q: DFF<Bits<17>>,
     v: Vec<DFF<Bit>>,
     e_flag: Vec<DFF<Bit>>,
     e_left: Vec<DFF<Bit>>,
     e_right: Vec<DFF<Bit>>,
-    e_val: Vec<DFF<Bits<32>>>,
+    e_val: Vec<DFF<Bits<17>>>,
     e_slot: Vec<DFF<Bit>>,
     ev_post: DFF<Bit>,
     ev_t: DFF<Bits<32>>,
     ev_from: DFF<Bits<32>>,
-    ev_sumv: DFF<Bits<32>>,
+    ev_sumv: DFF<Bits<17>>,
     ev_sumf: DFF<Bits<8>>,
-    ev_mst: DFF<Bits<32>>,
-    ev_men: DFF<Bits<32>>,
+    ev_mst: DFF<Bits<17>>,
+    ev_men: DFF<Bits<17>>,
+    ev_hl: DFF<Bits<32>>,
+    ev_dend: DFF<Bits<32>>,
     ev_anyr: DFF<Bit>,
     ev_acc: DFF<Bit>,
     held_q: DFF<Bits<32>>,
@@ -163,6 +170,8 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     // Read back.
     d_seq: DFF<Bits<32>>,
     d_addr: DFF<Bits<32>>,
+    d_a1: DFF<Bits<32>>,
+    d_a2: DFF<Bits<32>>,
     d_rem: DFF<Bits<32>>,
     d_r: DFF<Bits<16>>,
     d_valid: DFF<Bit>,
@@ -185,6 +194,7 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     c_drl: Vec<Constant<Bits<16>>>,
     c_drr: Vec<Constant<Bits<16>>>,
     // Locals.
+    useq: Signal<Local, Bits<32>>,
     rel: Signal<Local, Bits<32>>,
     n_in: Signal<Local, Bits<32>>,
     take: Signal<Local, Bit>,
@@ -198,25 +208,25 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     a0: Signal<Local, Bits<D>>,
     a1: Signal<Local, Bits<D>>,
     rot_r: Signal<Local, Bits<16>>,
-    rsi: Vec<Signal<Local, Bits<32>>>,
-    rei: Vec<Signal<Local, Bits<32>>>,
-    lo_i: Vec<Signal<Local, Bits<32>>>,
-    hi_i: Vec<Signal<Local, Bits<32>>>,
-    rs: Signal<Local, Bits<32>>,
-    re: Signal<Local, Bits<32>>,
-    tv: Vec<Signal<Local, Bits<32>>>,
+    e17: Signal<Local, Bits<17>>,
+    s17: Signal<Local, Bits<17>>,
+    len17: Signal<Local, Bits<17>>,
+    t_rel: Signal<Local, Bits<32>>,
+    men_rel: Signal<Local, Bits<17>>,
+    lo_i: Vec<Signal<Local, Bits<17>>>,
+    hi_i: Vec<Signal<Local, Bits<17>>>,
+    tv: Vec<Signal<Local, Bits<17>>>,
     tf: Vec<Signal<Local, Bits<8>>>,
-    sum_v: Signal<Local, Bits<32>>,
+    sum_v: Signal<Local, Bits<17>>,
     sum_f: Signal<Local, Bits<8>>,
-    or_st: Signal<Local, Bits<32>>,
-    or_en: Signal<Local, Bits<32>>,
+    or_st: Signal<Local, Bits<17>>,
+    or_en: Signal<Local, Bits<17>>,
     any_l: Signal<Local, Bit>,
     any_r: Signal<Local, Bit>,
     found: Signal<Local, Bit>,
     new_held: Signal<Local, Bits<32>>,
     new_runs: Signal<Local, Bits<8>>,
     d_end: Signal<Local, Bits<32>>,
-    d_next: Signal<Local, Bits<32>>,
     d_push: Signal<Local, Bit>,
     d_last: Signal<Local, Bit>,
     d_n: Signal<Local, Bits<32>>,
@@ -265,15 +275,20 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             s_seq: Default::default(),
             s_mode: Default::default(),
             s_lo: Default::default(),
-            s_hi: Default::default(),
-            s_g0: Default::default(),
+            r_hi: Default::default(),
+            r_lo: Default::default(),
             s_len: Default::default(),
             s_fin: Default::default(),
             s_beyond: Default::default(),
             w_addr: Default::default(),
+            w_a1: Default::default(),
             w_r: Default::default(),
             st: many(RN),
             en: many(RN),
+            r_s: many(RN),
+            r_e: many(RN),
+            rs_q: Default::default(),
+            re_q: Default::default(),
             v: many(RN),
             e_flag: many(RN),
             e_left: many(RN),
@@ -287,6 +302,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             ev_sumf: Default::default(),
             ev_mst: Default::default(),
             ev_men: Default::default(),
+            ev_hl: Default::default(),
+            ev_dend: Default::default(),
             ev_anyr: Default::default(),
             ev_acc: Default::default(),
             held_q: Default::default(),
@@ -298,6 +315,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             fin_sent: Default::default(),
             d_seq: Default::default(),
             d_addr: Default::default(),
+            d_a1: Default::default(),
+            d_a2: Default::default(),
             d_rem: Default::default(),
             d_r: Default::default(),
             d_valid: Default::default(),
@@ -318,6 +337,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             c_mrr: (0..lw).map(|s| c16(W - (1 << s))).collect(),
             c_drl: (0..lw).map(|s| c16(8 << s)).collect(),
             c_drr: (0..lw).map(|s| c16(B - (8 << s))).collect(),
+            useq: Default::default(),
             rel: Default::default(),
             n_in: Default::default(),
             take: Default::default(),
@@ -331,12 +351,13 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             a0: Default::default(),
             a1: Default::default(),
             rot_r: Default::default(),
-            rsi: many(RN),
-            rei: many(RN),
+            e17: Default::default(),
+            s17: Default::default(),
+            len17: Default::default(),
+            t_rel: Default::default(),
+            men_rel: Default::default(),
             lo_i: many(RN),
             hi_i: many(RN),
-            rs: Default::default(),
-            re: Default::default(),
             tv: many(2 * RN - 1),
             tf: many(2 * RN - 1),
             sum_v: Default::default(),
@@ -349,7 +370,6 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             new_held: Default::default(),
             new_runs: Default::default(),
             d_end: Default::default(),
-            d_next: Default::default(),
             d_push: Default::default(),
             d_last: Default::default(),
             d_n: Default::default(),
@@ -379,10 +399,11 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
     #[allow(clippy::single_element_loop)]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, rcv_edge, s_seq, s_mode, s_lo, s_hi, s_g0, s_len, s_fin, s_beyond,
-            w_addr, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst, ev_men, ev_anyr, ev_acc,
-            held_q, runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem,
-            d_r, d_valid, d_fin, vrd_v, vrd_a, vrd_s
+            self, clock, state, rcv_edge, s_seq, s_mode, s_lo, r_hi, r_lo, s_len, s_fin, s_beyond,
+            w_addr, w_a1, d_a1, d_a2, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst,
+            ev_men, ev_anyr, ev_hl, ev_dend, rs_q, re_q, ev_acc, held_q, runs_q, refused_q, peak_q,
+            fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a,
+            vrd_s
         );
         for i in 0..RN {
             self.st[i].clock.next = self.clock.val();
@@ -393,6 +414,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.e_right[i].clock.next = self.clock.val();
             self.e_val[i].clock.next = self.clock.val();
             self.e_slot[i].clock.next = self.clock.val();
+            self.r_s[i].clock.next = self.clock.val();
+            self.r_e[i].clock.next = self.clock.val();
+            self.r_s[i].d.next = self.r_s[i].q.val();
+            self.r_e[i].d.next = self.r_e[i].q.val();
             self.st[i].d.next = self.st[i].q.val();
             self.en[i].d.next = self.en[i].q.val();
             self.v[i].d.next = self.v[i].q.val();
@@ -440,9 +465,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.take.next = (self.state.q.val() == 2) & self.inp.m_axis.valid.val();
         self.pass_take.next =
             (self.state.q.val() == 1) & self.inp.m_axis.valid.val() & self.out.s_axis.ready.val();
-        self.rel.next =
-            bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val()) - self.rcv_edge.q.val();
-        self.d_end.next = self.ev_t.q.val();
+        self.useq.next = bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val());
+        self.rel.next = self.useq.val() - self.rcv_edge.q.val();
+        self.d_end.next = self.ev_dend.q.val();
         self.n_in.next = 0.into();
         for k in 0..W {
             if self.inp.m_axis.keep.val().get_bit(k) {
@@ -451,8 +476,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         }
 
         // ---- Ring write: the beat's octets with index in [lo, hi), rotated to their lanes. ----
-        self.dlo.next = self.s_lo.q.val() - self.s_g0.q.val();
-        self.dhi.next = self.s_hi.q.val() - self.s_g0.q.val();
+        self.dlo.next = self.r_lo.q.val();
+        self.dhi.next = self.r_hi.q.val();
         self.mlo.next = 0.into();
         if self.dlo.val().get_bit(31) | (self.dlo.val() == 0) {
             self.mlo.next = self.c_ones_w.val();
@@ -479,25 +504,27 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
         self.a0.next = bit_cast::<D, 32>(self.w_addr.q.val());
-        self.a1.next = bit_cast::<D, 32>(self.w_addr.q.val() + 1);
+        self.a1.next = bit_cast::<D, 32>(self.w_a1.q.val());
         self.rot_r.next = self.w_r.q.val();
 
-        // ---- Ring read: the word of each lane for the beat at d_next. ----
+        // ---- Ring read: the word of each lane for the next beat (its addresses are registers,
+        // chosen by the handshake). ----
         self.d_push.next = false;
-        self.d_next.next = self.d_addr.q.val();
+
         self.d_n.next = self.d_rem.q.val();
         if self.d_rem.q.val() > self.c_w.val() {
             self.d_n.next = self.c_w.val();
         }
         self.d_last.next = self.d_rem.q.val() <= self.c_w.val();
-        if self.state.q.val() == 7 {
+        if self.state.q.val() == 9 {
             self.rot_r.next = self.d_r.q.val();
             self.d_push.next = self.d_valid.q.val() & self.out.s_axis.ready.val();
+            self.a0.next = bit_cast::<D, 32>(self.d_addr.q.val());
+            self.a1.next = bit_cast::<D, 32>(self.d_a1.q.val());
             if self.d_push.val() {
-                self.d_next.next = self.d_addr.q.val() + 1;
+                self.a0.next = bit_cast::<D, 32>(self.d_a1.q.val());
+                self.a1.next = bit_cast::<D, 32>(self.d_a2.q.val());
             }
-            self.a0.next = bit_cast::<D, 32>(self.d_next.val());
-            self.a1.next = bit_cast::<D, 32>(self.d_next.val() + 1);
         }
         for l in 0..W {
             self.ring[l].read_clock.next = self.clock.val();
@@ -525,46 +552,61 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
 
-        // ---- Table evaluation, stage 1: each run against the segment (or the new edge). ----
-        self.rs.next = self.s_seq.q.val() - self.rcv_edge.q.val();
-        self.re.next = self.rs.val() + self.s_len.q.val();
-        if self.ev_post.q.val() {
-            self.re.next = self.ev_t.q.val() - self.rcv_edge.q.val();
-        }
-        for i in 0..RN {
-            self.rsi[i].next = self.st[i].q.val() - self.rcv_edge.q.val();
-            self.rei[i].next = self.en[i].q.val() - self.rcv_edge.q.val();
-            self.lo_i[i].next = self.rs.val();
-            if self.rsi[i].val() > self.rs.val() {
-                self.lo_i[i].next = self.rsi[i].val();
-            }
-            self.hi_i[i].next = self.re.val();
-            if self.rei[i].val() < self.re.val() {
-                self.hi_i[i].next = self.rei[i].val();
-            }
-        }
+        // ---- Table evaluation, stage 0 (state 4): offsets from the edge in 17 bits (every held
+        // run and every segment evaluated lies within RING <= 2^16 octets of the edge). ----
+        self.e17.next = bit_cast::<17, 32>(self.rcv_edge.q.val());
+        self.s17.next = bit_cast::<17, 32>(self.s_seq.q.val());
+        self.len17.next = bit_cast::<17, 32>(self.s_len.q.val());
+        self.t_rel.next = self.ev_t.q.val() - self.rcv_edge.q.val();
         if self.state.q.val() == 4 {
+            self.rs_q.d.next = self.s17.val() - self.e17.val();
+            self.re_q.d.next = self.s17.val() - self.e17.val() + self.len17.val();
+            if self.ev_post.q.val() {
+                // The new edge; a segment longer than the ring covers every run.
+                self.re_q.d.next = bit_cast::<17, 32>(self.t_rel.val());
+                if self.t_rel.val() > self.c_ring.val() {
+                    self.re_q.d.next = bit_cast::<17, 32>(self.c_ring.val());
+                }
+            }
+            for i in 0..RN {
+                self.r_s[i].d.next = self.st[i].q.val() - self.e17.val();
+                self.r_e[i].d.next = self.en[i].q.val() - self.e17.val();
+            }
+        }
+
+        // ---- Stage 1 (state 5): each run against the segment (or the new edge). ----
+        for i in 0..RN {
+            self.lo_i[i].next = self.rs_q.q.val();
+            if self.r_s[i].q.val() > self.rs_q.q.val() {
+                self.lo_i[i].next = self.r_s[i].q.val();
+            }
+            self.hi_i[i].next = self.re_q.q.val();
+            if self.r_e[i].q.val() < self.re_q.q.val() {
+                self.hi_i[i].next = self.r_e[i].q.val();
+            }
+        }
+        if self.state.q.val() == 5 {
             for i in 0..RN {
                 if self.ev_post.q.val() {
                     // Dropped when the new edge reaches it; `right`: it goes beyond (read back).
                     self.e_flag[i].d.next =
-                        self.v[i].q.val() & (self.rsi[i].val() <= self.re.val());
+                        self.v[i].q.val() & (self.r_s[i].q.val() <= self.re_q.q.val());
                     self.e_right[i].d.next = self.v[i].q.val()
-                        & (self.rsi[i].val() <= self.re.val())
-                        & (self.rei[i].val() > self.re.val());
+                        & (self.r_s[i].q.val() <= self.re_q.q.val())
+                        & (self.r_e[i].q.val() > self.re_q.q.val());
                     self.e_left[i].d.next = false;
-                    self.e_val[i].d.next = self.rei[i].val() - self.rsi[i].val();
+                    self.e_val[i].d.next = self.r_e[i].q.val() - self.r_s[i].q.val();
                 } else {
                     // Touches the segment; overlap in octets; extends it left or right.
                     self.e_flag[i].d.next = self.v[i].q.val()
-                        & (self.rsi[i].val() <= self.re.val())
-                        & (self.rei[i].val() >= self.rs.val());
+                        & (self.r_s[i].q.val() <= self.re_q.q.val())
+                        & (self.r_e[i].q.val() >= self.rs_q.q.val());
                     self.e_left[i].d.next = self.v[i].q.val()
-                        & (self.rsi[i].val() < self.rs.val())
-                        & (self.rei[i].val() >= self.rs.val());
+                        & (self.r_s[i].q.val() < self.rs_q.q.val())
+                        & (self.r_e[i].q.val() >= self.rs_q.q.val());
                     self.e_right[i].d.next = self.v[i].q.val()
-                        & (self.rsi[i].val() <= self.re.val())
-                        & (self.rei[i].val() > self.re.val());
+                        & (self.r_s[i].q.val() <= self.re_q.q.val())
+                        & (self.r_e[i].q.val() > self.re_q.q.val());
                     self.e_val[i].d.next = 0.into();
                     if self.v[i].q.val() & (self.hi_i[i].val() > self.lo_i[i].val()) {
                         self.e_val[i].d.next = self.hi_i[i].val() - self.lo_i[i].val();
@@ -573,7 +615,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
 
-        // ---- Stage 2: sums (a tree), merged bounds, a free entry. ----
+        // ---- Stage 2 (state 6): sums (a tree), merged bounds, a free entry. ----
         for i in 0..RN {
             self.tv[i].next = 0.into();
             self.tf[i].next = 0.into();
@@ -608,23 +650,19 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
         self.e_end.next = self.s_seq.q.val() + self.s_len.q.val();
-        self.new_held.next = self.held_q.q.val() + self.s_len.q.val() - self.sum_v.val();
-        self.new_runs.next = self.runs_q.q.val() + 1 - self.sum_f.val();
-        if self.state.q.val() == 5 {
+        if self.state.q.val() == 6 {
             self.ev_sumv.d.next = self.sum_v.val();
             self.ev_sumf.d.next = self.sum_f.val();
-            self.ev_mst.d.next = self.s_seq.q.val();
+            self.ev_mst.d.next = self.s17.val();
             if self.any_l.val() {
                 self.ev_mst.d.next = self.or_st.val();
             }
-            self.ev_men.d.next = self.e_end.val();
+            self.ev_men.d.next = self.s17.val() + self.len17.val();
             if self.any_r.val() {
                 self.ev_men.d.next = self.or_en.val();
             }
             self.ev_anyr.d.next = self.any_r.val();
-            self.ev_acc.d.next = (self.new_held.val() <= self.cfg_budget.val())
-                & (self.new_runs.val() <= self.cfg_records.val())
-                & (self.new_runs.val() <= self.c_rn.val());
+            self.ev_hl.d.next = self.held_q.q.val() + self.s_len.q.val();
             for i in 0..RN {
                 self.e_slot[i].d.next = false;
                 if !self.found.val() & (!self.v[i].q.val() | self.e_flag[i].q.val()) {
@@ -634,38 +672,54 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
 
+        // ---- Stage 3 (state 7): the decision; the new edge. ----
+        // (The 17-bit difference is stored first: Verilog would widen it before the cast.)
+        self.men_rel.next = self.ev_men.q.val() - self.e17.val();
+        self.new_held.next = self.ev_hl.q.val() - bit_cast::<32, 17>(self.ev_sumv.q.val());
+        self.new_runs.next = self.runs_q.q.val() + 1 - self.ev_sumf.q.val();
+        if self.state.q.val() == 7 {
+            self.ev_acc.d.next = (self.new_held.val() <= self.cfg_budget.val())
+                & (self.new_runs.val() <= self.cfg_records.val())
+                & (self.new_runs.val() <= self.c_rn.val());
+            self.ev_dend.d.next = self.ev_t.q.val();
+            if self.ev_anyr.q.val() {
+                self.ev_dend.d.next =
+                    self.rcv_edge.q.val() + bit_cast::<32, 17>(self.men_rel.val());
+            }
+        }
+
         // ---- The segment's path. ----
         match self.state.q.val().index() {
             0 => {
                 // S_IDLE: decide the segment's path from its first beat (not taken yet).
                 if self.inp.m_axis.valid.val() {
-                    self.s_seq.d.next = bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val());
-                    self.s_g0.d.next = 0.into();
+                    self.s_seq.d.next = self.useq.val();
                     self.s_len.d.next = 0.into();
                     self.s_beyond.d.next = false;
                     self.s_fin.d.next = false;
-                    self.w_addr.d.next =
-                        (self.rcv_edge.q.val() + self.rel.val()) >> self.c_lw.val();
-                    self.w_r.d.next = bit_cast::<16, 32>(
-                        (self.rcv_edge.q.val() + self.rel.val()) & self.c_wm1.val(),
-                    );
+                    self.w_addr.d.next = self.useq.val() >> self.c_lw.val();
+                    self.w_a1.d.next = (self.useq.val() >> self.c_lw.val()) + 1;
+                    self.w_r.d.next = bit_cast::<16, 32>(self.useq.val() & self.c_wm1.val());
                     self.state.d.next = 2.into();
                     if self.stopped.val() | self.fin_sent.q.val() {
                         self.s_mode.d.next = 0.into();
                         self.s_lo.d.next = 0.into();
-                        self.s_hi.d.next = 0.into();
+                        self.r_lo.d.next = 0.into();
+                        self.r_hi.d.next = 0.into();
                     } else if self.rel.val() == 0 {
                         self.state.d.next = 1.into();
                     } else if self.rel.val().get_bit(31) {
                         self.s_mode.d.next = 2.into();
                         self.s_lo.d.next = !self.rel.val() + 1;
-                        self.s_hi.d.next = self.c_ring.val() - self.rel.val();
+                        self.r_lo.d.next = !self.rel.val() + 1;
+                        self.r_hi.d.next = self.c_ring.val() - self.rel.val();
                     } else {
                         self.s_mode.d.next = 3.into();
                         self.s_lo.d.next = 0.into();
-                        self.s_hi.d.next = 0.into();
+                        self.r_lo.d.next = 0.into();
+                        self.r_hi.d.next = 0.into();
                         if self.rel.val() < self.c_ring.val() {
-                            self.s_hi.d.next = self.c_ring.val() - self.rel.val();
+                            self.r_hi.d.next = self.c_ring.val() - self.rel.val();
                         }
                     }
                 }
@@ -707,8 +761,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 // S_INTAKE: into the ring.
                 self.inp.m_axis.ready.next = true;
                 if self.take.val() {
-                    self.s_g0.d.next = self.s_g0.q.val() + self.c_w.val();
-                    self.w_addr.d.next = self.w_addr.q.val() + 1;
+                    self.r_lo.d.next = self.r_lo.q.val() - self.c_w.val();
+                    self.r_hi.d.next = self.r_hi.q.val() - self.c_w.val();
+                    self.w_addr.d.next = self.w_a1.q.val();
+                    self.w_a1.d.next = self.w_a1.q.val() + 1;
                     self.s_len.d.next = self.s_len.q.val() + self.n_in.val();
                     if self.n_in.val() != 0 {
                         if self.dhi.val().get_bit(31) | (self.n_in.val() > self.dhi.val()) {
@@ -745,7 +801,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     } else if self.s_fin.q.val() & (self.e_end.val() == self.rcv_edge.q.val()) {
                         self.fin_valid.d.next = true;
                         self.fin_end.d.next = self.e_end.val();
-                        self.state.d.next = 8.into();
+                        self.state.d.next = 10.into();
                     }
                 } else if self.s_mode.q.val() == 3 {
                     if self.s_beyond.q.val() {
@@ -770,7 +826,13 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 self.state.d.next = 6.into();
             }
             6 => {
-                // S_EVAL3: commit.
+                self.state.d.next = 7.into();
+            }
+            7 => {
+                self.state.d.next = 8.into();
+            }
+            8 => {
+                // Commit.
                 self.state.d.next = 0.into();
                 if self.ev_post.q.val() {
                     for i in 0..RN {
@@ -778,14 +840,15 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                             self.v[i].d.next = false;
                         }
                     }
-                    self.held_q.d.next = self.held_q.q.val() - self.ev_sumv.q.val();
+                    self.held_q.d.next =
+                        self.held_q.q.val() - bit_cast::<32, 17>(self.ev_sumv.q.val());
                     self.runs_q.d.next = self.runs_q.q.val() - self.ev_sumf.q.val();
-                    if self.ev_anyr.q.val() {
-                        self.d_end.next = self.ev_men.q.val();
-                    }
+                    self.d_end.next = self.ev_dend.q.val();
                     self.rcv_edge.d.next = self.d_end.val();
                     self.d_seq.d.next = self.ev_from.q.val();
                     self.d_addr.d.next = self.ev_from.q.val() >> self.c_lw.val();
+                    self.d_a1.d.next = (self.ev_from.q.val() >> self.c_lw.val()) + 1;
+                    self.d_a2.d.next = (self.ev_from.q.val() >> self.c_lw.val()) + 2;
                     self.d_r.d.next = bit_cast::<16, 32>(self.ev_from.q.val() & self.c_wm1.val());
                     self.d_rem.d.next = self.d_end.val() - self.ev_from.q.val();
                     self.d_valid.d.next = false;
@@ -793,9 +856,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         & !self.fin_sent.q.val()
                         & (self.fin_end.q.val() == self.d_end.val());
                     if self.d_end.val() != self.ev_from.q.val() {
-                        self.state.d.next = 7.into();
+                        self.state.d.next = 9.into();
                     } else {
-                        self.state.d.next = 8.into();
+                        self.state.d.next = 10.into();
                     }
                 } else {
                     self.vrd_v.d.next = true;
@@ -812,9 +875,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                                 self.en[i].d.next = self.ev_men.q.val();
                             }
                         }
-                        self.held_q.d.next =
-                            self.held_q.q.val() + self.s_len.q.val() - self.ev_sumv.q.val();
-                        self.runs_q.d.next = self.runs_q.q.val() + 1 - self.ev_sumf.q.val();
+                        self.held_q.d.next = self.new_held.val();
+                        self.runs_q.d.next = self.new_runs.val();
                         if self.s_fin.q.val() {
                             self.fin_valid.d.next = true;
                             self.fin_end.d.next = self.e_end.val();
@@ -824,7 +886,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     }
                 }
             }
-            7 => {
+            9 => {
                 // S_DRAIN: a run read back from the ring.
                 self.d_valid.d.next = true;
                 self.out.s_axis.valid.next = self.d_valid.q.val();
@@ -838,10 +900,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         bit_cast::<RX_SEG_USER, 32>(self.d_seq.q.val()) | 0x1_0000_0000_u64;
                 }
                 if self.d_push.val() {
-                    self.d_addr.d.next = self.d_addr.q.val() + 1;
+                    self.d_addr.d.next = self.d_a1.q.val();
+                    self.d_a1.d.next = self.d_a2.q.val();
+                    self.d_a2.d.next = self.d_a2.q.val() + 1;
                     self.d_rem.d.next = self.d_rem.q.val() - self.d_n.val();
                     if self.d_last.val() {
-                        self.state.d.next = 8.into();
+                        self.state.d.next = 10.into();
                         if self.d_fin.q.val() {
                             self.fin_sent.d.next = true;
                             self.state.d.next = 0.into();
@@ -849,17 +913,17 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     }
                 }
             }
-            8 => {
+            10 => {
                 // S_FINCHK: the edge reached a FIN that has not gone out.
                 self.state.d.next = 0.into();
                 if self.fin_valid.q.val()
                     & !self.fin_sent.q.val()
                     & (self.fin_end.q.val() == self.rcv_edge.q.val())
                 {
-                    self.state.d.next = 9.into();
+                    self.state.d.next = 11.into();
                 }
             }
-            9 => {
+            11 => {
                 // S_FINNULL: a null beat with FIN.
                 self.out.s_axis.valid.next = true;
                 self.out.s_axis.keep.next = 0.into();
