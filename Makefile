@@ -130,6 +130,7 @@ bench: build
 	$(CARGO) run --release -q -p sim --example rx_place_rate 2>&1 | tee $(BUILD)/bench/rx_place.txt
 	$(CARGO) run --release -q -p sim --example icarus_speed 2>&1 | tee $(BUILD)/bench/icarus.txt
 	$(CARGO) run --release -q -p sim --example rnic_rate 2>&1 | tee $(BUILD)/bench/rnic_rate.txt
+	$(CARGO) run --release -q -p sim --example rnic_arrival 2>&1 | tee $(BUILD)/bench/rnic_arrival.txt
 
 # The golden receiver's invariant over 100 times the connections make test runs (about
 # 3.5 million segments per scenario; a few minutes).

@@ -1,8 +1,9 @@
 //! DDP/RDMAP placement behind `mpa_rx` (RFC 5041, RFC 5040; RFC 5044 section 8 for the
-//! errors): the in-order receive side of an RNIC, exported as `rnic_rx_w<W>`.
+//! errors), with TCP segments taken in any order in front of it (RFC 5044 A.3-A.5): the receive
+//! side of an RNIC, exported as `rnic_rx_w<W>`.
 //!
 //! ```text
-//!  s_axis ─► MpaRx ─► PlaceHeader ──(header record)──► PlaceCheck ──(write descriptor)──► PlaceWriter ─► m_axi (AW/W/B)
+//!  s_axis ─► PlaceReassembly ─► MpaRx ─► PlaceHeader ──(header record)──► PlaceCheck ──(write descriptor)──► PlaceWriter ─► m_axi (AW/W/B)
 //!  (TCP       (verified    │  6.1-6.3 decode,              │  STag table, posted          │  INCR bursts, strobes,
 //!   segments)  ULPDUs)     │  DDP/RDMAP validation         │  buffers, bounds, MSN        │  shift to memory lanes
 //!                          └──(ULPDU beats, FIFO)──────────┼──────────────────────────────┘        │
@@ -12,7 +13,8 @@
 //!                                                                      m_axis_evt (records)
 //! ```
 //!
-//! Blocks (one per file): [`header::PlaceHeader`] (header capture and validation),
+//! Blocks (one per file): [`reassembly::PlaceReassembly`] (segments in any order, the
+//! reassembly ring and record table, verdicts), [`header::PlaceHeader`] (header capture and validation),
 //! [`table_ram::TableRam`] (the STag table and the posted untagged buffers, each one instance),
 //! [`check::PlaceCheck`] (placement checks, message tracking, records),
 //! [`writer::PlaceWriter`] (the AXI4 write master), [`deliver::PlaceDeliver`] (records in TCP

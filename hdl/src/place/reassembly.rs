@@ -59,10 +59,11 @@
 //! `RN` record-table entries (a power of two, 2..=128).
 //!
 //! ### Latency and throughput
-//! A segment at the edge: one cycle to decide, then one beat per cycle, two more to settle the
-//! table (`m_axis` is one cycle behind `s_axis`). Any other segment: one beat per cycle into the
-//! ring, then four cycles for the table; a run read back: one cycle, then one beat per cycle.
-//! One segment is handled at a time.
+//! One segment is handled at a time; each costs one cycle to decide its path from its first
+//! beat. A segment at the edge then passes at one beat per cycle (`m_axis` one cycle behind
+//! the input slice); when runs are held, five more cycles check which of them it reached. Any
+//! other segment: one beat per cycle into the ring, then five cycles for the table (offsets,
+//! comparisons, sums, decision, commit); a run read back: one cycle, then one beat per cycle.
 //!
 //! ### On bad input
 //! A segment longer than the ring or ending beyond it is refused (TCP's advertised window must be

@@ -1,14 +1,17 @@
-//! `RnicRx`: the receive side of an iWARP RNIC for one connection with in-order TCP data,
-//! exported as `rnic_rx_w<W>`: MPA (RFC 5044) verification, DDP (RFC 5041) placement into memory
-//! through an AXI4 write master, RDMAP (RFC 5040) message delivery as records, in TCP order,
-//! and the first error as one Terminate record (RFC 5044 section 8, RFC 5040 section 7).
+//! `RnicRx`: the receive side of an iWARP RNIC for one connection, exported as `rnic_rx_w<W>`:
+//! TCP payload segments in any order (reassembly, a verdict per segment; RFC 5044 A.3-A.5),
+//! MPA (RFC 5044) verification, DDP (RFC 5041) placement into memory through an AXI4 write
+//! master, RDMAP (RFC 5040) message delivery as records, in TCP order, and the first error as one
+//! Terminate record (RFC 5044 section 8, RFC 5040 section 7). Out-of-order octets are held in
+//! the reassembly ring and placed when they come in order (FPDUs are not yet located and placed
+//! straight from out-of-order segments).
 //!
 //! ```text
-//!  s_axis ─► MpaRx ─► PlaceHeader ─► PlaceCheck ─► PlaceWriter ─► m_axi (AW, W, B)
-//!  (segments)          │   (FIFO)      │   │  ▲        │ fence
-//!                      └───────────────┼───┼──┘        ▼
-//!                           STag table ┘   └──────► PlaceDeliver ─► m_axis_evt (records)
-//!                           posted buffers
+//!  s_axis ─► PlaceReassembly ─► MpaRx ─► PlaceHeader ─► PlaceCheck ─► PlaceWriter ─► m_axi (AW, W, B)
+//!  (segments,   │ ring, table                    │   (FIFO)      │   │  ▲        │ fence
+//!   any order)  └─► vrd_* (verdicts)             └───────────────┼───┼──┘        ▼
+//!                                                     STag table ┘   └──────► PlaceDeliver ─► m_axis_evt (records)
+//!                                                     posted buffers
 //!  s_axil ─► PlaceRegs (settings, STag and posted-buffer commands, status, counters)
 //! ```
 //!
@@ -16,14 +19,16 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clk`, `rst` | in | 1 | clock; synchronous reset of everything (registers to defaults, connection disabled); the tables are then cleared in 256 cycles (STATUS.resetting), commands wait for it |
-//! | `s_axis_t*` | in | 8W | TCP payload segments in sequence order (as `mpa_rx`): `tuser[31:0]` sequence number of the first octet, `tuser[32]` FIN; `tready` is low while the connection is disabled or in reset |
+//! | `s_axis_t*` | in | 8W | TCP payload segments in any order, duplicated or overlapping ([`crate::place::reassembly::PlaceReassembly`]): `tuser[31:0]` sequence number of the first octet, `tuser[32]` FIN; `tready` is low while the connection is disabled or in reset |
+//! | `vrd_valid`, `vrd_accept`, `vrd_seq` | out | 1, 1, 32 | one pulse per segment, in arrival order: accepted (TCP may acknowledge it) or refused (the reassembly buffer or table is full for it: not acknowledged, the sender retransmits), and its sequence number |
 //! | `m_axi_aw*`, `m_axi_w*`, `m_axi_b*` | | | AXI4 write master, 8W-bit data, 64-bit addresses ([`crate::axi::Axi4WriteMaster`]) |
 //! | `s_axil_*` | | | AXI4-Lite slave, 32-bit data, 12 address bits: the register map ([`crate::place::reg`]) |
 //! | `m_axis_evt_t*` | out | 512 | records, one per beat ([`crate::place::record`]; `tuser` the kind) |
 //!
 //! ### Using it
 //! After reset: write the settings (ORIGIN, MAX_ULPDU, PD, MSN_WINDOW, FIRST_MSN, CTRL Markers
-//! and CRC), register the regions (STag staging registers, then STAG_CMD = 1), post receive
+//! and CRC; REASM_BUDGET and REASM_RECORDS for segments out of order, which are refused
+//! while both are 0), register the regions (STag staging registers, then STAG_CMD = 1), post receive
 //! buffers (POST_*, then POST_CMD = 1; slot `MSN mod 64` of the queue: post MSN m + 64 only after
 //! MSN m was delivered), then set CTRL.enable. Segments flow; records come out on
 //! `m_axis_evt`. Regions and buffers may be registered, invalidated and posted while traffic

@@ -1,0 +1,103 @@
+//! `rnic_rx` with segments in any order, per traffic scenario (Verilator, W = 8; `make bench`
+//! writes this to build/bench/rnic_arrival.txt): segments offered (refused ones again after 3
+//! more offers, as the golden receiver's run offers them), refused, the most out-of-order
+//! octets the hardware held at once (REASM_PEAK), and the octets that went straight through
+//! (segments that started at the in-order edge) against those that went through the ring.
+//! For comparison, the golden receiver with out-of-order placement on: the fraction of DDP
+//! payload it places straight from the segment, and its peak held octets. Offers are one at a
+//! time (each verdict before the next segment), so cycles here are not a throughput figure.
+//!
+//! `cargo run --release -p sim --example rnic_arrival [CONNECTIONS]` (default 3 of 60 messages
+//! per scenario and buffer).
+
+use sim::place::{hardware_reassembly, run_rnic, RnicRunOptions};
+use sim::traffic::{generate, run_receiver, LogEntry, Scenario, TrafficOptions};
+
+fn main() {
+    let seeds: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3);
+    let mut sim = sim::place::rnic_rx("verilator", 8).expect("rnic_rx_w8");
+    println!("| scenario | buffer | offers | refused | peak held (hardware) | straight through | through the ring | golden with placement on: placed directly, peak held, refused |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for scenario in Scenario::ALL.into_iter().skip(1) {
+        for small in [false, true] {
+            let (mut offers, mut refused, mut peak, mut straight, mut ring) = (0, 0, 0, 0u64, 0u64);
+            let (mut g_direct, mut g_payload, mut g_peak, mut g_refused) = (0u64, 0u64, 0u64, 0u64);
+            for seed in 0..seeds {
+                let mut t = generate(&TrafficOptions {
+                    scenario,
+                    seed: 500 + seed,
+                    markers: seed % 2 == 1,
+                    messages: 60,
+                    records: if small { 4 } else { 17 },
+                    ..Default::default()
+                });
+                if small {
+                    t.config.reassembly_octets = t.config.in_order_reserve() + 6000;
+                }
+                let cfg = hardware_reassembly(&t.config);
+                let gold = run_receiver(&cfg, &t.segments, false, Some(3), false).expect("golden");
+                let list: Vec<_> = gold
+                    .log
+                    .iter()
+                    .filter_map(|l| match l {
+                        LogEntry::Verdict { segment, .. } => Some(t.segments[*segment].clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let opts = RnicRunOptions { arrival: true, seed, ..Default::default() };
+                let hw = run_rnic(sim.as_mut(), &cfg, &list, &opts).expect("hardware run");
+                offers += list.len();
+                refused += hw.final_regs[&hdl::place::reg::CNT_REFUSED] as usize;
+                peak = peak.max(hw.final_regs[&hdl::place::reg::REASM_PEAK] as u64);
+                // What the reassembly block does with each accepted segment: straight through
+                // when it starts at the edge, else its new octets through the ring.
+                let mut edge = 0i64;
+                let mut ahead = std::collections::BTreeMap::<i64, i64>::new();
+                for (seg, (_, ok)) in list.iter().zip(&hw.verdicts) {
+                    if !ok {
+                        continue;
+                    }
+                    let s = seg.seq.wrapping_sub(cfg.origin) as i32 as i64;
+                    let e = s + seg.payload.len() as i64;
+                    if s == edge {
+                        straight += (e - s) as u64;
+                        edge = e;
+                    } else if s < edge {
+                        ring += (e - edge).max(0) as u64;
+                        edge = edge.max(e);
+                    } else {
+                        let x = ahead.entry(s).or_insert(e);
+                        *x = (*x).max(e);
+                    }
+                    while let Some((&a, &b)) = ahead.iter().next() {
+                        if a > edge {
+                            break;
+                        }
+                        if b > edge {
+                            ring += (b - edge.max(a)) as u64;
+                        }
+                        edge = edge.max(b);
+                        ahead.remove(&a);
+                    }
+                }
+                let mut on = t.config.clone();
+                on.records = cfg.records;
+                on.reassembly_octets = cfg.reassembly_octets;
+                let g = run_receiver(&on, &t.segments, false, Some(3), false).expect("golden on");
+                let m = g.receiver.metrics();
+                g_direct += m.direct_octets;
+                g_payload += m.direct_octets + m.held_octets;
+                g_peak = g_peak.max(m.peak_held_octets);
+                g_refused += m.refused;
+            }
+            println!(
+                "| {} | {} | {offers} | {refused} | {peak} | {:.1} % | {:.1} % | {:.1} %, {g_peak}, {g_refused} |",
+                scenario.name(),
+                if small { "reserve + 6000, 4 records" } else { "256 KiB, 17 records" },
+                100.0 * straight as f64 / (straight + ring).max(1) as f64,
+                100.0 * ring as f64 / (straight + ring).max(1) as f64,
+                100.0 * g_direct as f64 / g_payload.max(1) as f64,
+            );
+        }
+    }
+}
