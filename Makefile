@@ -23,7 +23,7 @@ ICE40_TOPS := mpa_crc32c mpa_tx mpa_rx
 ICE40_WIDTHS := 4 8 16
 BOARDS := ulx3s
 
-.PHONY: all build export report test timing check-floors bitstream check-bitstreams deps apt-deps venv synth bench rx-campaign clean
+.PHONY: all build export report test test-long timing check-floors bitstream check-bitstreams deps apt-deps venv synth bench rx-campaign clean
 
 all: report
 
@@ -136,6 +136,11 @@ bench: build
 # 3.5 million segments per scenario; a few minutes).
 rx-campaign:
 	RNIC_RX_CAMPAIGN=100 $(CARGO) test --release -p testbench --test receiver_invariant
+
+# 10^5 segments at W = 8 and at W = 64 through PlaceReassembly's exported Verilog (about four
+# minutes; make test runs 2 x 10^4). CI runs it after make test.
+test-long: deps
+	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test place_reassembly campaign
 
 clean:
 	rm -rf $(BUILD)

@@ -947,6 +947,10 @@ pub fn run_rnic(
     let (vrd_valid, vrd_accept, vrd_seq) =
         (sim.port("vrd_valid")?, sim.port("vrd_accept")?, sim.port("vrd_seq")?);
     let mut verdicts: Vec<(u32, bool)> = Vec::new();
+    // The longest the receiver may work without a visible transfer: an FPDU held out of order
+    // is read back into mpa_rx, which releases nothing before its CRC (its largest FPDU in
+    // beats), then the pipeline and a delayed write response.
+    let gap = (cfg.max_ulpdu as u64 + 64) / width as u64 + 200 + opts.b_delay_max;
     let mut offered = 0usize;
     let mut settled = 0u64;
     let mut snk = ReadyDriver::new(evt, opts.evt_ready.clone());
@@ -979,7 +983,7 @@ pub fn run_rnic(
             && enabled
             && src.pending() == 0
             && verdicts.len() == offered
-            && settled > opts.arrival_settle
+            && settled > opts.arrival_settle.max(gap)
         {
             if let Some(b) = waiting.pop_front() {
                 src.push(b);
@@ -1248,7 +1252,7 @@ pub fn run_rnic(
             && axil.idle()
             && mem.responses.is_empty()
             && mem.pending_w.is_empty()
-            && quiet > opts.drain
+            && quiet > opts.drain.max(gap)
         {
             break;
         }

@@ -308,6 +308,18 @@ pub mod rnic {
         let gold = run_receiver(cfg, segments, true, None, false)
             .unwrap_or_else(|e| panic!("{what}: golden run failed: {e}"));
         let g_events: Vec<Event> = gold.events().into_iter().cloned().collect();
+        assert_same_run(&hw, &g_events, gold.receiver.memory(), what);
+        (hw, g_events)
+    }
+
+    /// Panics, naming the first difference, unless the hardware's records and memory are the
+    /// golden receiver's events and memory.
+    fn assert_same_run(
+        hw: &RnicRun,
+        g_events: &[Event],
+        memory: &golden::receiver::Memory,
+        what: &str,
+    ) {
         let hw_c: Vec<String> = hw.events.iter().map(comparable).collect();
         let g_c: Vec<String> = g_events.iter().map(comparable).collect();
         if hw_c != g_c {
@@ -324,7 +336,6 @@ pub mod rnic {
                 g_c.get(first)
             );
         }
-        let memory = gold.receiver.memory();
         for (t, bytes) in &hw.memory {
             let g = memory.get(*t).unwrap_or_else(|| panic!("{what}: golden has no {t:?}"));
             if g != bytes.as_slice() {
@@ -337,7 +348,6 @@ pub mod rnic {
                 );
             }
         }
-        (hw, g_events)
     }
 
     /// The connection `segments` (in arrival order) through the hardware, offered as the golden
@@ -384,29 +394,10 @@ pub mod rnic {
                 verdicts.get(k)
             );
         }
-        let hw_c: Vec<String> = hw.events.iter().map(comparable).collect();
-        if hw_c != g_c {
-            let first = hw_c
-                .iter()
-                .zip(&g_c)
-                .position(|(a, b)| a != b)
-                .unwrap_or(hw_c.len().min(g_c.len()));
-            panic!(
-                "{what}: events differ at #{first} ({} hardware, {} golden):\n  hardware: {:?}\n  golden:   {:?}",
-                hw_c.len(),
-                g_c.len(),
-                hw_c.get(first),
-                g_c.get(first)
-            );
-        }
-        let memory = gold.receiver.memory();
-        for (t, bytes) in &hw.memory {
-            let g = memory.get(*t).unwrap_or_else(|| panic!("{what}: golden has no {t:?}"));
-            assert!(g == bytes.as_slice(), "{what}: memory of {t:?} differs");
-        }
+        let g_events: Vec<Event> = gold.events().into_iter().cloned().collect();
+        assert_same_run(&hw, &g_events, gold.receiver.memory(), what);
         let refused = verdicts.iter().filter(|v| !**v).count();
         assert_eq!(hw.final_regs[&hdl::place::reg::CNT_REFUSED] as usize, refused, "{what}");
-        let g_events = gold.events().into_iter().cloned().collect();
         (hw, g_events, refused)
     }
 
