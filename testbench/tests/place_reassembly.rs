@@ -45,38 +45,8 @@ fn hardware_config(t: &sim::traffic::Traffic) -> ReceiverConfig {
     cfg
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    engine: &str,
-    w: usize,
-    scenario: Scenario,
-    seed: u64,
-    markers: bool,
-    extra: u64,
-    records: u32,
-    busy: bool,
-) -> (usize, u64) {
-    let (r, peak, _) = check_n(engine, w, scenario, seed, markers, extra, records, busy, 40);
-    (r, peak)
-}
-
-/// [`check_n`] without idle or backpressure, returning the offers.
-#[allow(clippy::too_many_arguments)]
-fn check_count(
-    engine: &str,
-    w: usize,
-    scenario: Scenario,
-    seed: u64,
-    markers: bool,
-    extra: u64,
-    records: u32,
-    messages: usize,
-) -> usize {
-    check_n(engine, w, scenario, seed, markers, extra, records, false, messages).2
-}
-
-/// One generated connection through the block against the golden receiver; returns the
-/// refusals, the peak held and the offers.
+/// One generated connection of `messages` messages through the block against the golden
+/// receiver; returns the refusals, the peak held and the offers.
 #[allow(clippy::too_many_arguments)]
 fn check_n(
     engine: &str,
@@ -213,7 +183,7 @@ macro_rules! reassembly_tests {
             let mut refusals = 0;
             for (k, s) in Scenario::ALL.into_iter().enumerate() {
                 let seed = 100 + k as u64 + $w;
-                let (r, _) = check($engine, $w, s, seed, k % 2 == 0, 1 << 20, 16, k % 3 == 1);
+                let (r, _, _) = check_n($engine, $w, s, seed, k % 2 == 0, 1 << 20, 16, k % 3 == 1, 40);
                 refusals += r;
             }
             assert_eq!(refusals, 0, "a large buffer refuses nothing");
@@ -224,7 +194,9 @@ macro_rules! reassembly_tests {
             {
                 let seed = 7 + k as u64 * 31 + $w;
                 for (extra, records) in [(0, 1), (3000, 2), (9000, 4)] {
-                    let (r, _) = check($engine, $w, s, seed, k % 2 == 1, extra, records, k % 2 == 0);
+                    let (r, _, _) = check_n(
+                        $engine, $w, s, seed, k % 2 == 1, extra, records, k % 2 == 0, 40,
+                    );
                     refusals += r;
                 }
             }
@@ -256,7 +228,7 @@ fn campaign(w: usize, target: usize) -> usize {
         for (k, s) in Scenario::ALL.into_iter().enumerate() {
             let small = (seed + k as u64) % 3 == 0;
             let (extra, records) = if small { (6000, 4) } else { (1 << 20, 17) };
-            total += check_count("verilator", w, s, seed, k % 2 == 1, extra, records, 200);
+            total += check_n("verilator", w, s, seed, k % 2 == 1, extra, records, false, 200).2;
         }
         seed += 1;
     }
