@@ -57,7 +57,7 @@
 //! `W` bytes per beat (4..64), `B = 8W`, `D` ring word-address bits (the ring holds
 //! `RING = W * 2^D` octets, at least 65536 so that any TCP segment overlapping the edge fits),
 //! `RN` record-table entries (a power of two, 2..=128; the exported tops and every test use
-[`RECORD_ENTRIES`] = 16).
+//! [`RECORD_ENTRIES`] = 16).
 //!
 //! ### Latency and throughput
 //! One segment is handled at a time; each costs one cycle to decide its path from its first
