@@ -380,7 +380,17 @@ pub mod rnic {
                 verdicts.push(*verdict == golden::receiver::Verdict::Accepted);
             }
         }
-        let opts = RnicRunOptions { arrival: true, ..opts.clone() };
+        // Quick offers only where nothing stops the connection (see `arrival_quick`).
+        let stops = gold.receiver.error().is_some()
+            || gold
+                .events()
+                .into_iter()
+                .any(|e| matches!(e, Event::Deliver(golden::receiver::Delivery::Terminate { .. })));
+        let opts = RnicRunOptions {
+            arrival: true,
+            arrival_quick: opts.arrival_quick && !stops,
+            ..opts.clone()
+        };
         let hw = run_rnic(sim, &cfg, &offers, &opts)
             .unwrap_or_else(|e| panic!("{what}: hardware run failed: {e}"));
         let hw_v: Vec<bool> = hw.verdicts.iter().map(|v| v.1).collect();
