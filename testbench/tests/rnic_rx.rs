@@ -156,6 +156,72 @@ fn arrival_orders(engine: &str, w: usize, messages: usize) {
     assert!(refused > 0, "w{w} {engine}: small buffers refuse ({offers} offers)");
 }
 
+/// The campaign on the whole `rnic_rx`: connections (150 messages each for a long campaign, 50
+/// for a short one) of every scenario but `inorder` and
+/// `faults` (Markers on and off, one in four with a small buffer, the reserve plus 6,000
+/// octets and 4 records, so that refusals and retransmissions happen, with busy patterns on
+/// the small ones) until `target`
+/// segments were offered; returns the offers and the refusals. Each connection is checked as
+/// [`check_arrival`] checks (verdicts, deliveries, error, memory against the golden receiver,
+/// and the invariant), with quick offers where the golden run does not stop.
+fn full_campaign(w: usize, target: usize) -> (usize, usize) {
+    let mut sim = sim::place::rnic_rx("verilator", w).unwrap();
+    let (mut offers, mut refused) = (0, 0);
+    let mut seed = 7000;
+    while offers < target {
+        for (k, scenario) in Scenario::ALL.into_iter().enumerate() {
+            if matches!(scenario, Scenario::InOrder | Scenario::Faults) {
+                continue;
+            }
+            let small = (seed + k as u64) % 4 == 0;
+            let markers = (seed + k as u64) % 2 == 0;
+            let mut t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+                scenario,
+                seed,
+                markers,
+                messages: if target >= 50_000 { 150 } else { 50 },
+                records: if small { 4 } else { 17 },
+                ..Default::default()
+            });
+            if small {
+                t.config.reassembly_octets = t.config.in_order_reserve() + 6000;
+            }
+            let base = if small { RnicRunOptions::busy(seed) } else { RnicRunOptions::default() };
+            let opts = RnicRunOptions { seed, arrival_quick: true, ..base };
+            let what = format!(
+                "campaign w{w} {} seed {seed} markers {markers} small {small}",
+                scenario.name()
+            );
+            let (hw, _, r) = check_arrival(sim.as_mut(), &t.config, &t.segments, &opts, &what);
+            offers += hw.verdicts.len();
+            refused += r;
+        }
+        seed += 1;
+    }
+    (offers, refused)
+}
+
+/// Segments in any order through the whole `rnic_rx_w8` and `rnic_rx_w64` on Verilator:
+/// `RNIC_CAMPAIGN_SEGMENTS` per width (default 2,000 in `make test`; `make test-long`, which CI
+/// runs too, sets 100,000).
+#[test]
+fn campaign_on_the_whole_rnic_rx_on_verilator_at_w8_and_w64() {
+    let target = std::env::var("RNIC_CAMPAIGN_SEGMENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000usize);
+    for w in [8, 64] {
+        let t0 = std::time::Instant::now();
+        let (n, refused) = full_campaign(w, target);
+        eprintln!(
+            "rnic_rx_w{w}: {n} segments, {refused} refused, {:.1} s",
+            t0.elapsed().as_secs_f64()
+        );
+        assert!(n >= target, "W={w}: {n} segments");
+        assert!(refused > 0, "W={w}: small buffers refuse");
+    }
+}
+
 /// Every fault of the generator, Markers on and off, reported as the golden receiver reports
 /// it (and as the generator says it must be: the fault's code at its FPDU).
 fn faults(engine: &str, w: usize, only: Option<&[Fault]>, messages: usize) {
@@ -481,6 +547,117 @@ fn edge_cases(engine: &str, w: usize) {
     assert_eq!((e.len(), err(&e)), (1, None), "w{w}: RDMAC version");
 }
 
+/// A stream of Writes and Sends framed from the origin (8 to 9 KiB on the wire, so that it
+/// wraps 2^32 at 4 KiB from [`ORIGIN`]): the wire and the offset of every FPDU boundary.
+fn ooo_stream(cfg: &ReceiverConfig) -> (Vec<u8>, Vec<usize>) {
+    let fc = golden::fpdu::FramingConfig { markers: cfg.markers, crc: cfg.crc, offset: 0 };
+    let mut f = golden::fpdu::Framer::new(fc).unwrap();
+    let (mut wire, mut bounds) = (Vec::new(), vec![0]);
+    for i in 0..12u32 {
+        let u = if i % 3 == 2 {
+            send(Opcode::Send, i / 3 + 1, 0, &payload(300 + 40 * i as usize, i as u8), true, 0)
+        } else {
+            write_to(STAG, BASE + 1000 * i as u64, &payload(650 + 13 * i as usize, i as u8), true)
+        };
+        f.frame_into(&u, &mut wire).unwrap();
+        bounds.push(wire.len());
+    }
+    (wire, bounds)
+}
+
+/// Segments `[a, b)` of `wire` in the order given; FIN on the one that ends the wire.
+fn cut(
+    cfg: &ReceiverConfig,
+    wire: &[u8],
+    spans: &[(usize, usize)],
+) -> Vec<sim::traffic::TcpSegment> {
+    spans
+        .iter()
+        .map(|&(a, b)| sim::traffic::TcpSegment {
+            seq: cfg.origin.wrapping_add(a as u32),
+            payload: wire[a..b].to_vec(),
+            fin: b == wire.len(),
+        })
+        .collect()
+}
+
+/// Hand-built out-of-order arrivals on the whole `rnic_rx`, Markers on and off, each checked
+/// as [`check_arrival`] checks (verdicts, deliveries, error and memory equal the golden
+/// receiver's with the hardware's reassembly settings; golden in any order equals golden in
+/// order): sequence numbers wrapping through 2^32 inside the held octets, a segment that starts
+/// in the middle of an FPDU, an FPDU split in its ULPDU_Length field, a retransmission
+/// overlapping octets already taken, a held run and new octets, a duplicate of a held segment,
+/// an out-of-order FPDU with a bad CRC (reported when it comes in order, after the deliveries
+/// before it), a Marker whose FPDUPTR disagrees with the length chain.
+fn out_of_order_cases(engine: &str, w: usize) {
+    let mut sim = sim::place::rnic_rx(engine, w).unwrap();
+    let sim = sim.as_mut();
+    for markers in [false, true] {
+        let cfg = crafted_config(markers);
+        let (wire, f) = ooo_stream(&cfg);
+        let n = wire.len();
+        let wrap = (0u32.wrapping_sub(cfg.origin)) as usize;
+        assert!(f[3] < wrap && wrap < f[9], "the stream wraps 2^32 in its middle");
+        let cases: Vec<(&str, Vec<(usize, usize)>)> = vec![
+            (
+                "wrap held",
+                vec![(wrap - 300, wrap + 700), (f[9], n), (0, wrap - 300), (wrap + 700, f[9])],
+            ),
+            ("middle of an FPDU", vec![(f[3] + 101, f[5] + 50), (f[5] + 50, n), (0, f[3] + 101)]),
+            ("split length field", vec![(f[4] + 1, f[6]), (f[6], n), (0, f[4] + 1)]),
+            (
+                "overlapping retransmission",
+                vec![(0, f[2]), (f[3], f[4] + 300), (f[2] - 100, f[4] + 600), (f[4] + 600, n)],
+            ),
+            ("duplicate held", vec![(f[7], f[9]), (f[7], f[9]), (f[8], n), (0, f[7] + 10)]),
+        ];
+        for (k, (name, spans)) in cases.iter().enumerate() {
+            let segs = cut(&cfg, &wire, spans);
+            let opts = if k % 2 == 0 {
+                RnicRunOptions { seed: k as u64, ..Default::default() }
+            } else {
+                RnicRunOptions::busy(k as u64)
+            };
+            let what = format!("w{w} {engine} markers {markers}: {name}");
+            let (_, g, _) = check_arrival(sim, &cfg, &segs, &opts, &what);
+            assert_eq!(last_error(&g), None, "{what}");
+            assert_eq!(g.len(), 12, "{what}: every message delivered");
+        }
+        // A bad CRC in an FPDU that arrives out of order: the FPDUs before it are delivered
+        // when the edge reaches them, then the error at it.
+        let mut bad = wire.clone();
+        bad[f[6] - 1] ^= 0x40;
+        let segs = cut(&cfg, &bad, &[(f[5] + 8, n), (0, f[5] + 8)]);
+        let what = format!("w{w} {engine} markers {markers}: bad CRC out of order");
+        let (_, g, _) = check_arrival(sim, &cfg, &segs, &RnicRunOptions::busy(9), &what);
+        let seq5 = cfg.origin.wrapping_add(f[5] as u32);
+        assert_eq!(last_error(&g), Some((TerminateCode::MPA_CRC, seq5)), "{what}");
+        assert_eq!(g.len(), 6, "{what}: five deliveries, then the error");
+        // A Marker inside an FPDU whose FPDUPTR is off by 4 under a good CRC, out of order:
+        // code 3 at its FPDU when it comes in order.
+        if markers {
+            let (k, m) = (7..11)
+                .find_map(|k| {
+                    let m = (f[k] + 1).div_ceil(512) * 512;
+                    (m + 8 <= f[k + 1]).then_some((k, m))
+                })
+                .expect("a Marker inside an FPDU");
+            let mut bad = wire.clone();
+            let ptr = u16::from_be_bytes([bad[m + 2], bad[m + 3]]).wrapping_add(4);
+            bad[m + 2..m + 4].copy_from_slice(&ptr.to_be_bytes());
+            let crc = golden::crc::crc32c(&bad[f[k]..f[k + 1] - 4]).to_le_bytes();
+            bad[f[k + 1] - 4..f[k + 1]].copy_from_slice(&crc);
+            let segs =
+                cut(&cfg, &bad, &[(f[k] - 20, f[k + 1] + 20), (f[k + 1] + 20, n), (0, f[k] - 20)]);
+            let what = format!("w{w} {engine}: Marker against the chain, out of order");
+            let (_, g, _) = check_arrival(sim, &cfg, &segs, &RnicRunOptions::default(), &what);
+            let seq = cfg.origin.wrapping_add(f[k] as u32);
+            assert_eq!(last_error(&g), Some((TerminateCode::MPA_MARKER, seq)), "{what}");
+            assert_eq!(g.len(), k + 1, "{what}: the FPDUs before it delivered, then the error");
+        }
+    }
+}
+
 /// Writes of every short length at every lane alignment of the payload, then long ones
 /// (several bursts: 256 beats at W = 4, 4 KiB boundaries at every W).
 fn alignments(engine: &str, w: usize) {
@@ -535,6 +712,13 @@ macro_rules! width_tests {
             #[test]
             fn segments_in_any_order_match_golden() {
                 arrival_orders($engine, $w, $messages);
+            }
+
+            #[test]
+            fn out_of_order_cases_match_golden() {
+                if $edges {
+                    out_of_order_cases($engine, $w);
+                }
             }
 
             #[test]
