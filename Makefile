@@ -7,6 +7,7 @@
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
+#   make test-long  10^5 segments in any order per width (8, 64) on Verilator; CI runs it too
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash
@@ -69,13 +70,15 @@ venv: $(VENV_STAMP)
 
 deps: apt-deps venv
 
-# Fmax floors (fpga/timing_floor.txt): synthesize and place, fail below the floor.
+# Fmax floors (fpga/timing_floor.txt; make test-long adds fpga/timing_floor_long.txt, the tops
+# whose place and route takes ten minutes): synthesize and place, fail below the floor.
+FLOORS ?= fpga/timing_floor.txt
 timing: deps build
-	@$(MAKE) --no-print-directory check-floors
+	@$(MAKE) --no-print-directory check-floors FLOORS="fpga/timing_floor.txt fpga/timing_floor_long.txt"
 
 check-floors:
 	@mkdir -p $(BUILD)/verilog
-	@grep -v '^#' fpga/timing_floor.txt | while read target top width floor freq; do \
+	@cat $(FLOORS) | grep -v '^#' | while read target top width floor freq; do \
 	  [ -n "$$target" ] || continue; \
 	  $(RNIC) export --width $$width --out $(BUILD)/verilog >/dev/null || exit 1; \
 	  $(RNIC) synth --target $$target --top $$top --width $$width --out $(BUILD)/timing \
@@ -137,10 +140,18 @@ bench: build
 rx-campaign:
 	RNIC_RX_CAMPAIGN=100 $(CARGO) test --release -p testbench --test receiver_invariant
 
-# 10^5 segments at W = 8 and at W = 64 through PlaceReassembly's exported Verilog (about four
-# minutes; make test runs 2 x 10^4). CI runs it after make test.
+# 10^5 segments at W = 8 and at W = 64 through PlaceReassembly's exported Verilog and through
+# the whole rnic_rx's (make test runs 2 x 10^4 and 2,000), and the Fmax floors of
+# fpga/timing_floor_long.txt beside them. CI runs it after make test.
 test-long: deps
-	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test place_reassembly campaign
+	$(CARGO) build --release
+	@{ $(MAKE) --no-print-directory check-floors FLOORS=fpga/timing_floor_long.txt \
+	     >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
+	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test place_reassembly campaign && \
+	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test rnic_rx campaign -- --nocapture; \
+	t=$$?; wait; echo "== Fmax floors (long) =="; cat $(BUILD)/fpga-long.log; \
+	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long): exit $$f"; \
+	[ "$$t" = 0 ] && [ "$$f" = 0 ]
 
 clean:
 	rm -rf $(BUILD)
