@@ -12,7 +12,8 @@ use hdl::rx::release::RxRelease;
 use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize] RxRealigner<W, B> {
-    in rst, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out err_seq, out cfg_misaligned
+    in rst, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out err_seq, out seq_gap,
+    out cfg_misaligned
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
@@ -74,7 +75,8 @@ crate::direct_top!([const W: usize, const B: usize, const A: usize] RxRelease<W,
 
 crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRx<W, B, A> {
     in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
-    source m_axis, out err_seq, out err_crc, out err_marker, out dropped, out cfg_misaligned
+    source m_axis, out err_seq, out seq_gap, out err_crc, out err_marker, out dropped,
+    out cfg_misaligned
 });
 
 /// The release buffer alone at `width` bytes per beat: 16 beats when `small` (to test a full

@@ -78,8 +78,17 @@ fn random_cfg(r: &mut impl Rng) -> FramingConfig {
     }
 }
 
-/// Random streams, random segments, random settings; `faults` corrupts each stream first.
-fn random_runs(engine: &str, w: usize, seed: u64, runs: usize, opts: &PacketRun, faults: bool) {
+/// Random streams, random segments, random settings; `faults` corrupts each stream first;
+/// `retransmit` overlaps and duplicates segments ([`with_retransmissions`]).
+fn random_runs(
+    engine: &str,
+    w: usize,
+    seed: u64,
+    runs: usize,
+    opts: &PacketRun,
+    faults: bool,
+    retransmit: bool,
+) {
     let mut r = rng(seed);
     for run in 0..runs {
         let cfg = random_cfg(&mut r);
@@ -92,9 +101,36 @@ fn random_runs(engine: &str, w: usize, seed: u64, runs: usize, opts: &PacketRun,
             what += &corrupt(&mut r, cfg, &mut stream);
         }
         let max_seg = if r.gen_bool(0.5) { 3000 } else { r.gen_range(1..64) };
-        let segs = segments(&mut r, &stream, seq, max_seg, true);
-        check(engine, w, cfg, &stream, &segs, seq, limit(w), opts, &what);
+        let mut segs = segments(&mut r, &stream, seq, max_seg, true);
+        if retransmit {
+            with_retransmissions(&mut r, &stream, seq, &mut segs);
+        }
+        let run = check(engine, w, cfg, &stream, &segs, seq, limit(w), opts, &what);
+        assert_eq!(run.pulses[0], 0, "{engine} W={w} {what}: no segment dropped for a gap");
     }
+}
+
+/// `segs` (of `stream`, in order) with retransmissions as TCP hands them over after a loss
+/// (A.3): every third segment starts again up to 200 octets before its own start, and every
+/// seventh is sent twice. `mpa_rx` must trim the octets it took already and drop the
+/// duplicates without an error: the ULPDUs are those of the stream as if cut cleanly.
+fn with_retransmissions(r: &mut impl Rng, stream: &[u8], seq: u32, segs: &mut Vec<InPacket>) {
+    let mut out = Vec::new();
+    for (i, g) in segs.iter().enumerate() {
+        let start = (g.user as u32).wrapping_sub(seq) as usize;
+        let mut g = g.clone();
+        if i % 3 == 1 && start > 0 {
+            let back = r.gen_range(1..=start.min(200));
+            g.data = stream[start - back..start + g.data.len()].to_vec();
+            g.user = (g.user & (1 << 32)) | seq.wrapping_add((start - back) as u32) as u64;
+        }
+        // A duplicate of a segment that does not end the stream.
+        if i % 7 == 3 && g.user >> 32 == 0 {
+            out.push(g.clone());
+        }
+        out.push(g);
+    }
+    *segs = out;
 }
 
 /// FPDU starts of a good stream.
@@ -157,7 +193,7 @@ macro_rules! rx_tests {
 
             #[test]
             fn random_streams_and_segments() {
-                random_runs($engine, $w, 100 + $w, $runs, &PacketRun::default(), false);
+                random_runs($engine, $w, 100 + $w, $runs, &PacketRun::default(), false, false);
             }
 
             #[test]
@@ -167,12 +203,22 @@ macro_rules! rx_tests {
                     backpressure: Pattern::Random { p: 0.6, seed: 6 + $w },
                     ..PacketRun::default()
                 };
-                random_runs($engine, $w, 200 + $w, $runs, &opts, false);
+                random_runs($engine, $w, 200 + $w, $runs, &opts, false, false);
+            }
+
+            #[test]
+            fn retransmissions_overlapping_what_was_taken_are_trimmed() {
+                let opts = PacketRun {
+                    idle: Pattern::Random { p: 0.8, seed: 7 + $w },
+                    backpressure: Pattern::Random { p: 0.7, seed: 8 + $w },
+                    ..PacketRun::default()
+                };
+                random_runs($engine, $w, 400 + $w, $runs, &opts, false, true);
             }
 
             #[test]
             fn faults_reported_as_the_golden_model_reports_them() {
-                random_runs($engine, $w, 300 + $w, 2 * $runs, &PacketRun::default(), true);
+                random_runs($engine, $w, 300 + $w, 2 * $runs, &PacketRun::default(), true, false);
             }
         }
     )*};

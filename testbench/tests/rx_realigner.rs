@@ -1,6 +1,8 @@
 //! `RxRealigner` (RFC 5044 A.4): segments cut anywhere become the stream as whole words, at every
-//! width on both engines, with idle and backpressure; out-of-sequence segments are dropped and
-//! counted; FIN ends the stream, with lost octets flagged.
+//! width on both engines, with idle and backpressure; retransmissions overlapping what was taken
+//! are trimmed (whole beats and part of one skipped), duplicates dropped without an error, a
+//! segment beyond the next expected octet dropped and counted (`err_seq`) and remembered
+//! (`seq_gap`, sticky); FIN ends the stream, with lost octets flagged.
 
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
@@ -39,6 +41,8 @@ fn run(
     );
     assert!(users[..users.len() - 1].iter().all(|&u| u == 0), "{engine} W={w}: FIN before the end");
     assert_eq!(res.pulse_counts, vec![dropped], "{engine} W={w}: dropped segments");
+    let gap = sim.port("seq_gap").unwrap();
+    assert_eq!(sim.get_u64(gap) & 1, (dropped > 0) as u64, "{engine} W={w}: seq_gap sticky");
     for p in &res.packets {
         assert_eq!(p.data.len() % 4, 0);
     }
@@ -71,7 +75,19 @@ macro_rules! realigner_tests {
                 let mut r = rng(5);
                 let seq = 1_000_000u32;
                 let mut segs = segments(&mut r, &s, seq, 300, true);
-                // A duplicate and a segment from the future, both dropped.
+                // Retransmissions overlapping what was taken: every third segment starts from
+                // 1 to 3W + 5 octets earlier (whole beats and part of one to skip).
+                for (i, g) in segs.iter_mut().enumerate().skip(1) {
+                    let start = (g.user as u32).wrapping_sub(seq) as usize;
+                    if i % 3 == 0 && start > 0 {
+                        let back = r.gen_range(1..=start.min(3 * $w + 5));
+                        let end = start + g.data.len();
+                        g.data = s[start - back..end].to_vec();
+                        g.user = (g.user & (1 << 32)) | seq.wrapping_add((start - back) as u32) as u64;
+                    }
+                }
+                // A duplicate (nothing new: dropped without an error) and a segment from the
+                // future (a gap: dropped and counted).
                 let dup = segs[3].clone();
                 segs.insert(5, dup);
                 segs.insert(9, InPacket { data: vec![9; 40], user: (seq + 100_000) as u64 });
@@ -80,7 +96,7 @@ macro_rules! realigner_tests {
                     backpressure: Pattern::Random { p: 0.7, seed: 2 },
                     ..PacketRun::default()
                 };
-                run($engine, $w, &s, &segs, seq, 2, opts);
+                run($engine, $w, &s, &segs, seq, 1, opts);
             }
         }
     )*};

@@ -20,7 +20,8 @@
 //! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted; clamped to the release buffer's [`MpaRx::max_ulpdu`] |
 //! | `s_axis_t*` | in | 8W | TCP payload segments in sequence order, one per packet, lane 0 first, any length from 1 octet (a null beat is allowed with FIN); `tuser[31:0]` the sequence number of the first octet, `tuser[32]` FIN (the stream ends after this segment) |
 //! | `m_axis_t*` | out | 8W | ULPDUs, one per packet (an empty ULPDU is one null beat); `tuser` (51): `[31:0]` the FPDU's sequence number, `[47:32]` ULPDU_Length; then at most one error packet, one null beat with `tuser[48]` set and the section 8 code in `tuser[50:49]` (1: length or stream error, 2: CRC or ULPDU_Length above the limit, 3: FPDUPTR) |
-//! | `err_seq` | out | 1 | pulse: a segment out of sequence was dropped (the path takes in-order segments) |
+//! | `err_seq` | out | 1 | pulse: a segment beyond the next expected octet (a gap) was dropped (the path takes in-order segments; a retransmission overlapping what was taken is trimmed, one with nothing new dropped without an error) |
+//! | `seq_gap` | out | 1 | sticky: `err_seq` pulsed since `rst` |
 //! | `err_crc` | out | 1 | pulse: an FPDU failed the CRC check |
 //! | `err_marker` | out | 1 | pulse: an FPDU was rejected for a Marker's FPDUPTR |
 //! | `dropped` | out | 1 | pulse: a bad ULPDU was dropped in the release buffer |
@@ -84,6 +85,8 @@ pub struct MpaRx<const W: usize, const B: usize, const A: usize> {
     pub m_axis: StreamSource<W, B, RX_ULPDU_USER>,
     /// Pulse: a segment out of sequence was dropped.
     pub err_seq: Signal<Out, Bit>,
+    /// Sticky: a segment beyond the next expected octet was dropped since `rst`.
+    pub seq_gap: Signal<Out, Bit>,
     /// Pulse: an FPDU failed the CRC check.
     pub err_crc: Signal<Out, Bit>,
     /// Pulse: an FPDU rejected for its FPDUPTR.
@@ -115,6 +118,7 @@ impl<const W: usize, const B: usize, const A: usize> MpaRx<W, B, A> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             err_seq: Default::default(),
+            seq_gap: Default::default(),
             err_crc: Default::default(),
             err_marker: Default::default(),
             dropped: Default::default(),
@@ -208,6 +212,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.rel_buf.m_axis.ready.next = self.m_axis.ready.val();
         // Status.
         self.err_seq.next = self.realigner.err_seq.val();
+        self.seq_gap.next = self.realigner.seq_gap.val();
         self.err_crc.next = self.crc.err_crc.val();
         self.err_marker.next = self.deframer.err_marker.val();
         self.dropped.next = self.rel_buf.dropped.val();

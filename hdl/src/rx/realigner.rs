@@ -21,8 +21,15 @@
 //! | `cfg_origin` | in | 32 | sequence number of the marker origin, loaded while `rst` is high |
 //! | `s_axis` | in | 8W | segments, one per packet, lane 0 first, 1..any octets (a null beat is allowed); `user[31:0]` the sequence number of the first octet (first beat), `user[32]` FIN: the stream ends after this segment (last beat) |
 //! | `m_axis` | out | 8W | the stream as words: every beat full but a segment's last, which has its whole words (`last` set; also set on the final beat); `user` [`RX_WORD_USER`]: `[0]` the stream ends after this beat, `[1]` it ended inside a word (octets lost) |
-//! | `err_seq` | out | 1 | pulse: a segment whose sequence number was not the next expected one was dropped (this path takes segments in order only) |
+//! | `err_seq` | out | 1 | pulse: a segment that starts beyond the next expected sequence number (a gap) was dropped (this path takes segments in order only) |
+//! | `seq_gap` | out | 1 | sticky: `err_seq` pulsed since `rst` |
 //! | `cfg_misaligned` | out | 1 | `cfg_seq - cfg_origin` is not a multiple of 4 (FPDUs start on 4-octet boundaries, 4.3) |
+//!
+//! A segment that starts before the next expected octet (a retransmission, A.3) is trimmed: its
+//! octets already taken are skipped (whole beats, then the first lanes of one beat, which the
+//! rotation below absorbs) and the rest goes on; one that holds nothing new is dropped without
+//! an error. Sequence numbers are compared as 32-bit differences (`expected - seq` below 2^31
+//! is behind), so they wrap through 2^32.
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
@@ -63,8 +70,10 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     pub s_axis: StreamSink<W, B, RX_SEG_USER>,
     /// The stream as words.
     pub m_axis: StreamSource<W, B, RX_WORD_USER>,
-    /// Pulse: a segment out of sequence was dropped.
+    /// Pulse: a segment beyond the next expected octet was dropped.
     pub err_seq: Signal<Out, Bit>,
+    /// Sticky: `err_seq` pulsed since `rst`.
+    pub seq_gap: Signal<Out, Bit>,
     /// The configured start is not 4-octet aligned.
     pub cfg_misaligned: Signal<Out, Bit>,
     pre: StreamSkid<W, B, PRE_USER>,
@@ -79,11 +88,15 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     flush_fin: DFF<Bit>,
     done: DFF<Bit>,
     err_q: DFF<Bit>,
+    gap: DFF<Bit>,
+    // Octets of the current segment still to skip (already taken before it came again).
+    skip: DFF<Bits<32>>,
     misaligned: DFF<Bit>,
     // Constants.
     c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
     c_w: Constant<Bits<8>>,
+    c_lanes: Constant<Bits<8>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<8>>>,
@@ -95,6 +108,16 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     k: Signal<Local, Bits<8>>,
     first: Signal<Local, Bit>,
     seq_ok: Signal<Local, Bit>,
+    behind: Signal<Local, Bits<32>>,
+    old: Signal<Local, Bit>,
+    sk: Signal<Local, Bits<32>>,
+    k32: Signal<Local, Bits<32>>,
+    whole_skip: Signal<Local, Bit>,
+    part: Signal<Local, Bits<8>>,
+    keff: Signal<Local, Bits<8>>,
+    ramt: Signal<Local, Bits<8>>,
+    sk_left: Signal<Local, Bits<32>>,
+    counts: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     use_beat: Signal<Local, Bit>,
     fin: Signal<Local, Bit>,
@@ -128,6 +151,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             err_seq: Default::default(),
+            seq_gap: Default::default(),
             cfg_misaligned: Default::default(),
             pre: StreamSkid::new(),
             out: StreamOutQ::new(),
@@ -140,10 +164,13 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             flush_fin: Default::default(),
             done: Default::default(),
             err_q: Default::default(),
+            gap: Default::default(),
+            skip: Default::default(),
             misaligned: Default::default(),
             c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
+            c_lanes: Constant::new(((W - 1) as u64).into()),
             c_rot_l: (0..stages).map(|s| c16(8 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (8 << s))).collect(),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
@@ -154,6 +181,16 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             k: Default::default(),
             first: Default::default(),
             seq_ok: Default::default(),
+            behind: Default::default(),
+            old: Default::default(),
+            sk: Default::default(),
+            k32: Default::default(),
+            whole_skip: Default::default(),
+            part: Default::default(),
+            keff: Default::default(),
+            ramt: Default::default(),
+            sk_left: Default::default(),
+            counts: Default::default(),
             take: Default::default(),
             use_beat: Default::default(),
             fin: Default::default(),
@@ -184,7 +221,8 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, exp_seq, in_seg, drop, acc, a, flush, flush_fin, done, err_q, misaligned
+            self, clock, exp_seq, in_seg, drop, acc, a, flush, flush_fin, done, err_q, gap, skip,
+            misaligned
         );
         self.pre.clock.next = self.clock.val();
         self.pre.rst.next = self.rst.val();
@@ -197,7 +235,11 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.m_axis.valid.next = self.out.m_axis.valid.val();
         self.out.m_axis.ready.next = self.m_axis.ready.val();
         self.err_seq.next = self.err_q.q.val();
+        self.seq_gap.next = self.gap.q.val();
         self.err_q.d.next = false;
+        if self.err_q.q.val() {
+            self.gap.d.next = true;
+        }
         self.cfg_misaligned.next = self.misaligned.q.val();
 
         // ---- Input register: the beat and its octet count. ----
@@ -222,30 +264,61 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.first.next = !self.in_seg.q.val();
         self.seq_ok.next =
             bit_cast::<32, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64) == self.exp_seq.q.val();
+        // A segment that starts before the next expected octet: the octets to skip.
+        self.behind.next =
+            self.exp_seq.q.val() - bit_cast::<32, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64);
+        self.old.next = !self.seq_ok.val() & !self.behind.val().get_bit(31);
+        self.sk.next = self.skip.q.val();
+        if self.first.val() {
+            self.sk.next = 0.into();
+            if self.old.val() {
+                self.sk.next = self.behind.val();
+            }
+        }
+        self.k32.next = bit_cast::<32, 8>(self.k.val());
+        self.whole_skip.next = self.sk.val() >= self.k32.val();
+        self.sk_left.next = self.sk.val() - self.k32.val();
+        // Lanes of this beat already taken (fewer than its octets), the octets it brings and
+        // the rotation that puts its first new octet after acc's a octets.
+        self.part.next = bit_cast::<8, 32>(self.sk.val() & 0xFF);
+        if self.whole_skip.val() {
+            self.part.next = 0.into();
+        }
+        self.keff.next = self.k.val() - self.part.val();
+        self.ramt.next = (self.a.q.val() - self.part.val()) & self.c_lanes.val();
         // Take a beat when the output can take one and no segment end is being flushed; after
         // the stream's end nothing more is taken (beats are dropped).
         self.take.next = self.pre.m_axis.valid.val()
             & ((self.out.s_axis.ready.val() & !self.flush.q.val()) | self.done.q.val());
         self.pre.m_axis.ready.next =
             (self.out.s_axis.ready.val() & !self.flush.q.val()) | self.done.q.val();
-        // The beat counts if its segment is the next in sequence.
-        self.use_beat.next = self.take.val()
+        // The beat counts if its segment is the next in sequence (or a retransmission of it),
+        // unless every octet of it was taken before.
+        self.counts.next = self.take.val()
             & !self.done.q.val()
-            & ((self.first.val() & self.seq_ok.val()) | (!self.first.val() & !self.drop.q.val()));
+            & ((self.first.val() & (self.seq_ok.val() | self.old.val()))
+                | (!self.first.val() & !self.drop.q.val()));
+        self.use_beat.next = self.counts.val() & !self.whole_skip.val();
+        if self.counts.val() {
+            self.skip.d.next = 0.into();
+            if self.whole_skip.val() {
+                self.skip.d.next = self.sk_left.val();
+            }
+        }
         self.fin.next = self.pre.m_axis.last.val() & self.p_user.val().get_bit(32);
         if self.take.val() {
             self.in_seg.d.next = !self.pre.m_axis.last.val();
             if self.first.val() {
-                self.drop.d.next = !self.seq_ok.val() & !self.done.q.val();
-                self.err_q.d.next = !self.seq_ok.val() & !self.done.q.val();
+                self.drop.d.next = !self.seq_ok.val() & !self.old.val() & !self.done.q.val();
+                self.err_q.d.next = !self.seq_ok.val() & !self.old.val() & !self.done.q.val();
             }
         }
         // The beat's octets after acc's a octets.
-        self.total.next = self.a.q.val() + self.k.val();
+        self.total.next = self.a.q.val() + self.keff.val();
         self.full.next = self.total.val() >= self.c_w.val();
         self.rot.next = self.pre.m_axis.data.val();
         for s in 0..self.c_rot_l.len() {
-            if self.a.q.val().get_bit(s) {
+            if self.ramt.val().get_bit(s) {
                 self.rot.next = (self.rot.val() << self.c_rot_l[s].val())
                     | (self.rot.val() >> self.c_rot_r[s].val());
             }
@@ -316,7 +389,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                 }
             }
         } else if self.use_beat.val() {
-            self.exp_seq.d.next = self.exp_seq.q.val() + bit_cast::<32, 8>(self.k.val());
+            self.exp_seq.d.next = self.exp_seq.q.val() + bit_cast::<32, 8>(self.keff.val());
             if self.full.val() {
                 self.acc.d.next = self.rot.val();
                 self.a.d.next = self.total.val() - self.c_w.val();
@@ -359,6 +432,8 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.flush_fin.d.next = false;
             self.done.d.next = false;
             self.err_q.d.next = false;
+            self.gap.d.next = false;
+            self.skip.d.next = 0.into();
         }
     }
 }
