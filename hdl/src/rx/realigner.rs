@@ -26,9 +26,9 @@
 //! | `cfg_misaligned` | out | 1 | `cfg_seq - cfg_origin` is not a multiple of 4 (FPDUs start on 4-octet boundaries, 4.3) |
 //!
 //! A segment that starts before the next expected octet (a retransmission, A.3) is trimmed: its
-//! octets already taken are skipped (whole beats, then the first lanes of one beat, which the
-//! rotation below absorbs) and the rest goes on; one that holds nothing new is dropped without
-//! an error. Sequence numbers are compared as 32-bit differences (`expected - seq` below 2^31
+//! first beat waits one cycle while the octets to skip are registered (whole beats, then the
+//! first lanes of one beat, which the rotation below absorbs), and the rest goes on; one that
+//! holds nothing new is dropped without an error. Sequence numbers are compared as 32-bit differences (`expected - seq` below 2^31
 //! is behind), so they wrap through 2^32.
 //!
 //! ### Parameters
@@ -37,7 +37,8 @@
 //! ### Latency and throughput
 //! Two cycles (an input register slice, the output queue; `m_axis` is a 2:1 multiplexer of
 //! registers, [`crate::stream_outq::StreamOutQ`]). One beat per cycle; a segment's end costs one
-//! more cycle when its whole words did not all fit the beat that completed a full one.
+//! more cycle when its whole words did not all fit the beat that completed a full one, and a
+//! retransmission one cycle to register what it skips.
 //!
 //! ### Reset
 //! `rst` loads the expected sequence number and empties the octet buffer.
@@ -89,14 +90,21 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     done: DFF<Bit>,
     err_q: DFF<Bit>,
     gap: DFF<Bit>,
-    // Octets of the current segment still to skip (already taken before it came again).
-    skip: DFF<Bits<32>>,
+    // A retransmission being trimmed: whole beats still to skip (and whether any), then lanes
+    // of the next beat; `am` = a - lanes (mod 256), acc's count as the partial beat sees it.
+    skipping: DFF<Bit>,
+    sk_beats: DFF<Bits<32>>,
+    sk_beats_nz: DFF<Bit>,
+    sk_lanes: DFF<Bits<8>>,
+    am: DFF<Bits<8>>,
     misaligned: DFF<Bit>,
     // Constants.
     c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
     c_w: Constant<Bits<8>>,
     c_lanes: Constant<Bits<8>>,
+    c_lanes32: Constant<Bits<32>>,
+    c_wbits: Constant<Bits<32>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<8>>>,
@@ -109,14 +117,18 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     first: Signal<Local, Bit>,
     seq_ok: Signal<Local, Bit>,
     behind: Signal<Local, Bits<32>>,
+    behind_beats: Signal<Local, Bits<32>>,
+    behind_lanes: Signal<Local, Bits<8>>,
     old: Signal<Local, Bit>,
-    sk: Signal<Local, Bits<32>>,
-    k32: Signal<Local, Bits<32>>,
+    load: Signal<Local, Bit>,
+    base_ready: Signal<Local, Bit>,
+    base_take: Signal<Local, Bit>,
     whole_skip: Signal<Local, Bit>,
+    partial: Signal<Local, Bit>,
     part: Signal<Local, Bits<8>>,
     keff: Signal<Local, Bits<8>>,
     ramt: Signal<Local, Bits<8>>,
-    sk_left: Signal<Local, Bits<32>>,
+    a_eff: Signal<Local, Bits<8>>,
     counts: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     use_beat: Signal<Local, Bit>,
@@ -165,12 +177,18 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             done: Default::default(),
             err_q: Default::default(),
             gap: Default::default(),
-            skip: Default::default(),
+            skipping: Default::default(),
+            sk_beats: Default::default(),
+            sk_beats_nz: Default::default(),
+            sk_lanes: Default::default(),
+            am: Default::default(),
             misaligned: Default::default(),
             c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
             c_lanes: Constant::new(((W - 1) as u64).into()),
+            c_lanes32: Constant::new(((W - 1) as u64).into()),
+            c_wbits: Constant::new((W.trailing_zeros() as u64).into()),
             c_rot_l: (0..stages).map(|s| c16(8 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (8 << s))).collect(),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
@@ -182,14 +200,18 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             first: Default::default(),
             seq_ok: Default::default(),
             behind: Default::default(),
+            behind_beats: Default::default(),
+            behind_lanes: Default::default(),
             old: Default::default(),
-            sk: Default::default(),
-            k32: Default::default(),
+            load: Default::default(),
+            base_ready: Default::default(),
+            base_take: Default::default(),
             whole_skip: Default::default(),
+            partial: Default::default(),
             part: Default::default(),
             keff: Default::default(),
             ramt: Default::default(),
-            sk_left: Default::default(),
+            a_eff: Default::default(),
             counts: Default::default(),
             take: Default::default(),
             use_beat: Default::default(),
@@ -221,7 +243,23 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, exp_seq, in_seg, drop, acc, a, flush, flush_fin, done, err_q, gap, skip,
+            self,
+            clock,
+            exp_seq,
+            in_seg,
+            drop,
+            acc,
+            a,
+            flush,
+            flush_fin,
+            done,
+            err_q,
+            gap,
+            skipping,
+            sk_beats,
+            sk_beats_nz,
+            sk_lanes,
+            am,
             misaligned
         );
         self.pre.clock.next = self.clock.val();
@@ -264,45 +302,68 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.first.next = !self.in_seg.q.val();
         self.seq_ok.next =
             bit_cast::<32, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64) == self.exp_seq.q.val();
-        // A segment that starts before the next expected octet: the octets to skip.
+        // A segment that starts before the next expected octet (a retransmission): its first
+        // beat waits one cycle (`load`) while the octets to skip are registered as whole beats
+        // and lanes, so that only registers feed the rotation and the counts below.
         self.behind.next =
             self.exp_seq.q.val() - bit_cast::<32, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64);
         self.old.next = !self.seq_ok.val() & !self.behind.val().get_bit(31);
-        self.sk.next = self.skip.q.val();
-        if self.first.val() {
-            self.sk.next = 0.into();
-            if self.old.val() {
-                self.sk.next = self.behind.val();
-            }
+        self.behind_beats.next = self.behind.val() >> self.c_wbits.val();
+        self.behind_lanes.next = bit_cast::<8, 32>(self.behind.val() & self.c_lanes32.val());
+        self.load.next = self.pre.m_axis.valid.val()
+            & self.first.val()
+            & !self.skipping.q.val()
+            & !self.done.q.val()
+            & !self.flush.q.val()
+            & self.old.val();
+        if self.load.val() {
+            self.skipping.d.next = true;
+            self.sk_beats.d.next = self.behind_beats.val();
+            self.sk_beats_nz.d.next = self.behind_beats.val() != 0;
+            self.sk_lanes.d.next = self.behind_lanes.val();
+            self.am.d.next = self.a.q.val() - self.behind_lanes.val();
         }
-        self.k32.next = bit_cast::<32, 8>(self.k.val());
-        self.whole_skip.next = self.sk.val() >= self.k32.val();
-        self.sk_left.next = self.sk.val() - self.k32.val();
-        // Lanes of this beat already taken (fewer than its octets), the octets it brings and
-        // the rotation that puts its first new octet after acc's a octets.
-        self.part.next = bit_cast::<8, 32>(self.sk.val() & 0xFF);
-        if self.whole_skip.val() {
-            self.part.next = 0.into();
+        // While skipping: a whole beat skipped, or the lanes taken before cut off the beat's
+        // first octets (`partial`: the rotation starts from `am`, the count from k - lanes).
+        self.whole_skip.next = self.skipping.q.val()
+            & (self.sk_beats_nz.q.val() | (self.sk_lanes.q.val() >= self.k.val()));
+        // The lanes apply to this beat (its rotation and count; when the beat is wholly
+        // skipped instead, neither is used): registers only, ahead of the rotation.
+        self.partial.next = self.skipping.q.val() & !self.sk_beats_nz.q.val();
+        self.part.next = 0.into();
+        self.a_eff.next = self.a.q.val();
+        self.ramt.next = self.a.q.val();
+        if self.partial.val() {
+            self.part.next = self.sk_lanes.q.val();
+            self.a_eff.next = self.am.q.val();
+            self.ramt.next = self.am.q.val() & self.c_lanes.val();
         }
         self.keff.next = self.k.val() - self.part.val();
-        self.ramt.next = (self.a.q.val() - self.part.val()) & self.c_lanes.val();
         // Take a beat when the output can take one and no segment end is being flushed; after
         // the stream's end nothing more is taken (beats are dropped).
-        self.take.next = self.pre.m_axis.valid.val()
-            & ((self.out.s_axis.ready.val() & !self.flush.q.val()) | self.done.q.val());
-        self.pre.m_axis.ready.next =
+        self.base_ready.next =
             (self.out.s_axis.ready.val() & !self.flush.q.val()) | self.done.q.val();
-        // The beat counts if its segment is the next in sequence (or a retransmission of it),
-        // unless every octet of it was taken before.
-        self.counts.next = self.take.val()
+        self.base_take.next = self.pre.m_axis.valid.val() & self.base_ready.val();
+        self.take.next = self.base_take.val() & !self.load.val();
+        self.pre.m_axis.ready.next = self.base_ready.val() & !self.load.val();
+        // The beat counts if its segment is the next in sequence (or a retransmission of it,
+        // once loaded), unless every octet of it was taken before. (`load` excludes the
+        // first two terms, so `base_take` serves here.)
+        self.counts.next = self.base_take.val()
             & !self.done.q.val()
-            & ((self.first.val() & (self.seq_ok.val() | self.old.val()))
+            & ((self.first.val() & (self.seq_ok.val() | self.skipping.q.val()))
                 | (!self.first.val() & !self.drop.q.val()));
         self.use_beat.next = self.counts.val() & !self.whole_skip.val();
-        if self.counts.val() {
-            self.skip.d.next = 0.into();
-            if self.whole_skip.val() {
-                self.skip.d.next = self.sk_left.val();
+        if self.counts.val() & self.skipping.q.val() {
+            if self.sk_beats_nz.q.val() {
+                self.sk_beats.d.next = self.sk_beats.q.val() - 1;
+                self.sk_beats_nz.d.next = self.sk_beats.q.val() != 1;
+            } else {
+                self.skipping.d.next = false;
+            }
+            if self.pre.m_axis.last.val() {
+                self.skipping.d.next = false;
+                self.sk_beats_nz.d.next = false;
             }
         }
         self.fin.next = self.pre.m_axis.last.val() & self.p_user.val().get_bit(32);
@@ -314,7 +375,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             }
         }
         // The beat's octets after acc's a octets.
-        self.total.next = self.a.q.val() + self.keff.val();
+        self.total.next = self.a_eff.val() + self.k.val();
         self.full.next = self.total.val() >= self.c_w.val();
         self.rot.next = self.pre.m_axis.data.val();
         for s in 0..self.c_rot_l.len() {
@@ -433,7 +494,8 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.done.d.next = false;
             self.err_q.d.next = false;
             self.gap.d.next = false;
-            self.skip.d.next = 0.into();
+            self.skipping.d.next = false;
+            self.sk_beats_nz.d.next = false;
         }
     }
 }
