@@ -1,11 +1,18 @@
-//! `rnic_rx` with segments in any order, per traffic scenario (Verilator, W = 8; `make bench`
+//! `rnic_rx` with segments in any order, per traffic scenario (Verilator, W = 8 and 64; `make bench`
 //! writes this to build/bench/rnic_arrival.txt): segments offered (refused ones again after 3
 //! more offers, as the golden receiver's run offers them), refused, the most out-of-order
 //! octets the hardware held at once (REASM_PEAK), and the octets that went straight through
 //! (segments that started at the in-order edge) against those that went through the ring.
 //! For comparison, the golden receiver with out-of-order placement on: the fraction of DDP
-//! payload it places straight from the segment, and its peak held octets. Offers are one at a
-//! time (each verdict before the next segment), so cycles here are not a throughput figure.
+//! payload it places straight from the segment, and its peak held octets. Throughput: DDP
+//! payload octets written per cycle (as a share of W beside the same connection offered in
+//! sequence order, and segment octets offered per cycle, refused and duplicate ones included,
+//! as a share of W), from the first segment beat taken to the last
+//! memory write beat, with every segment offered as soon as the previous one's verdict came
+//! (`arrival_quick`), no idle cycles, no backpressure; refused segments and their offers again
+//! are in that time. A connection whose golden run stops (an error, or the Terminate that ends a
+//! quarter of the generated connections) is offered with quiet periods between segments and is
+//! left out of the throughput figure.
 //!
 //! `cargo run --release -p sim --example rnic_arrival [CONNECTIONS]` (default 3 of 60 messages
 //! per scenario and buffer).
@@ -15,13 +22,24 @@ use sim::traffic::{generate, run_receiver, LogEntry, Scenario, TrafficOptions};
 
 fn main() {
     let seeds: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3);
-    let mut sim = sim::place::rnic_rx("verilator", 8).expect("rnic_rx_w8");
-    println!("| scenario | buffer | offers | refused | peak held (hardware) | straight through | through the ring | golden with placement on: placed directly, peak held, refused |");
-    println!("|---|---|---|---|---|---|---|---|");
+    for w in [8usize, 64] {
+        table(seeds, w);
+    }
+}
+
+fn table(seeds: u64, w: usize) {
+    let mut sim = sim::place::rnic_rx("verilator", w).expect("rnic_rx");
+    println!();
+    println!("W = {w}");
+    println!();
+    println!("| scenario | buffer | offers | refused | peak held (hardware) | straight through | through the ring | payload octets/cycle | golden with placement on: placed directly, peak held, refused |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for scenario in Scenario::ALL.into_iter().skip(1) {
         for small in [false, true] {
             let (mut offers, mut refused, mut peak, mut straight, mut ring) = (0, 0, 0, 0u64, 0u64);
             let (mut g_direct, mut g_payload, mut g_peak, mut g_refused) = (0u64, 0u64, 0u64, 0u64);
+            let (mut octets, mut wire, mut cycles, mut quick) = (0u64, 0u64, 0u64, 0);
+            let (mut io_octets, mut io_cycles) = (0u64, 0u64);
             for seed in 0..seeds {
                 let mut t = generate(&TrafficOptions {
                     scenario,
@@ -44,8 +62,33 @@ fn main() {
                         _ => None,
                     })
                     .collect();
-                let opts = RnicRunOptions { arrival: true, seed, ..Default::default() };
+                let stop = gold.receiver.error().is_some()
+                    || gold.events().into_iter().any(|e| {
+                        matches!(
+                            e,
+                            golden::receiver::Event::Deliver(
+                                golden::receiver::Delivery::Terminate { .. }
+                            )
+                        )
+                    });
+                let opts = RnicRunOptions {
+                    arrival: true,
+                    arrival_quick: !stop,
+                    seed,
+                    ..Default::default()
+                };
                 let hw = run_rnic(sim.as_mut(), &cfg, &list, &opts).expect("hardware run");
+                if !stop {
+                    quick += 1;
+                    octets += hw.stats.octets_written;
+                    wire += list.iter().map(|x| x.payload.len() as u64).sum::<u64>();
+                    // The same connection in sequence order (`in_order_packets`), for reference.
+                    let io = RnicRunOptions { seed, ..Default::default() };
+                    let r = run_rnic(sim.as_mut(), &cfg, &t.segments, &io).expect("in order");
+                    io_octets += r.stats.octets_written;
+                    io_cycles += r.stats.w_cycles.last().map_or(0, |&c| c + 1 - r.stats.first_in);
+                    cycles += hw.stats.w_cycles.last().map_or(0, |&c| c + 1 - hw.stats.first_in);
+                }
                 offers += list.len();
                 refused += hw.final_regs[&hdl::place::reg::CNT_REFUSED] as usize;
                 peak = peak.max(hw.final_regs[&hdl::place::reg::REASM_PEAK] as u64);
@@ -91,11 +134,23 @@ fn main() {
                 g_refused += m.refused;
             }
             println!(
-                "| {} | {} | {offers} | {refused} | {peak} | {:.1} % | {:.1} % | {:.1} %, {g_peak}, {g_refused} |",
+                "| {} | {} | {offers} | {refused} | {peak} | {:.1} % | {:.1} % | {} | {:.1} %, {g_peak}, {g_refused} |",
                 scenario.name(),
                 if small { "reserve + 6000, 4 records" } else { "256 KiB, 17 records" },
                 100.0 * straight as f64 / (straight + ring).max(1) as f64,
                 100.0 * ring as f64 / (straight + ring).max(1) as f64,
+                if quick == 0 {
+                    "n/a (every connection stops)".to_string()
+                } else {
+                    let c = cycles.max(1) as f64;
+                    format!(
+                        "{:.2} ({:.3} of W; in order {:.3}); segment octets {:.3} of W",
+                        octets as f64 / c,
+                        octets as f64 / c / w as f64,
+                        io_octets as f64 / io_cycles.max(1) as f64 / w as f64,
+                        wire as f64 / c / w as f64
+                    )
+                },
                 100.0 * g_direct as f64 / g_payload.max(1) as f64,
             );
         }

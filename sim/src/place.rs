@@ -562,13 +562,13 @@ pub struct RnicRunOptions {
     pub arrival: bool,
     /// Quiet cycles between offers in `arrival` mode.
     pub arrival_settle: u64,
-    /// In `arrival` mode, offer the next segment as soon as the previous one's verdict came,
-    /// without the quiet period. The verdicts are then the same as long as nothing stops the
-    /// connection: `rnic_rx` decides a segment from its own reassembly state, which it updates
-    /// in order, but an error or a Terminate reaches it some cycles after the segment that
-    /// caused it, and a segment offered in between is judged as if the connection still ran.
-    /// Use it only for streams without an error or a Terminate (the campaign checks that on the
-    /// golden receiver first).
+    /// In `arrival` mode, offer the segments back to back, as TCP hands them over, without
+    /// waiting for verdicts or quiet periods. The verdicts are then the same as long as nothing
+    /// stops the connection: `rnic_rx` decides the segments one after the other from its own
+    /// reassembly state, which it updates in order, but an error or a Terminate reaches it some
+    /// cycles after the segment that caused it, and a segment offered in between is judged as
+    /// if the connection still ran. Use it only for streams without an error or a Terminate
+    /// (the campaign checks that on the golden receiver first).
     pub arrival_quick: bool,
 }
 
@@ -948,9 +948,11 @@ pub fn run_rnic(
     let total_in: u64 = per_packet.iter().map(|b| b.len() as u64).sum();
     let mut waiting: VecDeque<Vec<crate::stream::Beat>> = per_packet.into_iter().collect();
     let mut src = StreamDriver::new(s, opts.idle.clone());
-    if !opts.arrival {
+    let mut offered = 0usize;
+    if !opts.arrival || opts.arrival_quick {
         while let Some(b) = waiting.pop_front() {
             src.push(b);
+            offered += 1;
         }
     }
     let (vrd_valid, vrd_accept, vrd_seq) =
@@ -960,7 +962,6 @@ pub fn run_rnic(
     // is read back into mpa_rx, which releases nothing before its CRC (its largest FPDU in
     // beats), then the pipeline and a delayed write response.
     let gap = (cfg.max_ulpdu as u64 + 64) / width as u64 + 200 + opts.b_delay_max;
-    let mut offered = 0usize;
     let mut settled = 0u64;
     let mut snk = ReadyDriver::new(evt, opts.evt_ready.clone());
     let mut mon_s = HandshakeMonitor::new("s_axis", s);
@@ -992,7 +993,7 @@ pub fn run_rnic(
             && enabled
             && src.pending() == 0
             && verdicts.len() == offered
-            && (opts.arrival_quick || settled > opts.arrival_settle.max(gap))
+            && settled > opts.arrival_settle.max(gap)
         {
             if let Some(b) = waiting.pop_front() {
                 src.push(b);
