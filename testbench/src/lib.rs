@@ -172,6 +172,35 @@ pub mod rx {
         out
     }
 
+    /// `segs` (of `stream`, in order, from sequence number `seq`) with retransmissions as TCP
+    /// hands them over after a loss (RFC 5044 A.3): every third segment starts again 1 to
+    /// `max_back` octets before its own start, and every seventh that does not end the stream is
+    /// sent twice. A receiver must trim the octets it took already and drop the duplicates
+    /// without an error.
+    pub fn with_retransmissions(
+        r: &mut ChaCha8Rng,
+        stream: &[u8],
+        seq: u32,
+        segs: &mut Vec<InPacket>,
+        max_back: usize,
+    ) {
+        let mut out = Vec::new();
+        for (i, g) in segs.iter().enumerate() {
+            let start = (g.user as u32).wrapping_sub(seq) as usize;
+            let mut g = g.clone();
+            if i % 3 == 1 && start > 0 {
+                let back = r.gen_range(1..=start.min(max_back));
+                g.data = stream[start - back..start + g.data.len()].to_vec();
+                g.user = (g.user & (1 << 32)) | seq.wrapping_add((start - back) as u32) as u64;
+            }
+            if i % 7 == 3 && g.user >> 32 == 0 {
+                out.push(g.clone());
+            }
+            out.push(g);
+        }
+        *segs = out;
+    }
+
     /// The word stream the realigner hands on, as packets of whole words: each packet is one or
     /// more beats (`w` octets) with a partial last beat allowed; the stream's final packet is one
     /// beat with the FIN bit (`[0]`), and `[1]` when `lost` octets of an incomplete word were lost.

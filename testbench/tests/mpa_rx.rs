@@ -9,7 +9,7 @@ use rand::Rng;
 use sim::packet::{InPacket, PacketRun};
 use sim::stream::Pattern;
 use testbench::rng;
-use testbench::rx::segments;
+use testbench::rx::{segments, with_retransmissions};
 use testbench::rx_check::{check, check_on};
 
 /// The largest ULPDU_Length the exported tops accept (16 KiB buffer less one beat).
@@ -79,7 +79,8 @@ fn random_cfg(r: &mut impl Rng) -> FramingConfig {
 }
 
 /// Random streams, random segments, random settings; `faults` corrupts each stream first;
-/// `retransmit` overlaps and duplicates segments ([`with_retransmissions`]).
+/// `retransmit` overlaps (up to 200 octets back) and duplicates segments
+/// ([`with_retransmissions`]).
 fn random_runs(
     engine: &str,
     w: usize,
@@ -103,34 +104,11 @@ fn random_runs(
         let max_seg = if r.gen_bool(0.5) { 3000 } else { r.gen_range(1..64) };
         let mut segs = segments(&mut r, &stream, seq, max_seg, true);
         if retransmit {
-            with_retransmissions(&mut r, &stream, seq, &mut segs);
+            with_retransmissions(&mut r, &stream, seq, &mut segs, 200);
         }
         let run = check(engine, w, cfg, &stream, &segs, seq, limit(w), opts, &what);
         assert_eq!(run.pulses[0], 0, "{engine} W={w} {what}: no segment dropped for a gap");
     }
-}
-
-/// `segs` (of `stream`, in order) with retransmissions as TCP hands them over after a loss
-/// (A.3): every third segment starts again up to 200 octets before its own start, and every
-/// seventh is sent twice. `mpa_rx` must trim the octets it took already and drop the
-/// duplicates without an error: the ULPDUs are those of the stream as if cut cleanly.
-fn with_retransmissions(r: &mut impl Rng, stream: &[u8], seq: u32, segs: &mut Vec<InPacket>) {
-    let mut out = Vec::new();
-    for (i, g) in segs.iter().enumerate() {
-        let start = (g.user as u32).wrapping_sub(seq) as usize;
-        let mut g = g.clone();
-        if i % 3 == 1 && start > 0 {
-            let back = r.gen_range(1..=start.min(200));
-            g.data = stream[start - back..start + g.data.len()].to_vec();
-            g.user = (g.user & (1 << 32)) | seq.wrapping_add((start - back) as u32) as u64;
-        }
-        // A duplicate of a segment that does not end the stream.
-        if i % 7 == 3 && g.user >> 32 == 0 {
-            out.push(g.clone());
-        }
-        out.push(g);
-    }
-    *segs = out;
 }
 
 /// FPDU starts of a good stream.

@@ -8,7 +8,7 @@ use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
 use testbench::rng;
-use testbench::rx::segments;
+use testbench::rx::{segments, with_retransmissions};
 
 fn run(
     engine: &str,
@@ -75,21 +75,10 @@ macro_rules! realigner_tests {
                 let mut r = rng(5);
                 let seq = 1_000_000u32;
                 let mut segs = segments(&mut r, &s, seq, 300, true);
-                // Retransmissions overlapping what was taken: every third segment starts from
-                // 1 to 3W + 5 octets earlier (whole beats and part of one to skip).
-                for (i, g) in segs.iter_mut().enumerate().skip(1) {
-                    let start = (g.user as u32).wrapping_sub(seq) as usize;
-                    if i % 3 == 0 && start > 0 {
-                        let back = r.gen_range(1..=start.min(3 * $w + 5));
-                        let end = start + g.data.len();
-                        g.data = s[start - back..end].to_vec();
-                        g.user = (g.user & (1 << 32)) | seq.wrapping_add((start - back) as u32) as u64;
-                    }
-                }
-                // A duplicate (nothing new: dropped without an error) and a segment from the
-                // future (a gap: dropped and counted).
-                let dup = segs[3].clone();
-                segs.insert(5, dup);
+                // Retransmissions overlapping what was taken by 1 to 3W + 5 octets (whole beats
+                // and part of one to skip) and duplicates (nothing new: dropped without an
+                // error), then a segment from the future (a gap: dropped and counted).
+                with_retransmissions(&mut r, &s, seq, &mut segs, 3 * $w + 5);
                 segs.insert(9, InPacket { data: vec![9; 40], user: (seq + 100_000) as u64 });
                 let opts = PacketRun {
                     idle: Pattern::Random { p: 0.6, seed: 1 },
