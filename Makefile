@@ -7,7 +7,8 @@
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
-#   make test-long  10^5 segments in any order per width (8, 64) on Verilator; CI runs it too
+#   make test-long  10^5 segments in any order per width (8, 64) on Verilator, rnic_rx's Fmax
+#                   floor; CI runs it after make test
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash

@@ -7,9 +7,8 @@
 //! payload it places straight from the segment, and its peak held octets. Throughput: DDP
 //! payload octets written per cycle (as a share of W beside the same connection offered in
 //! sequence order, and segment octets offered per cycle, refused and duplicate ones included,
-//! as a share of W), from the first segment beat taken to the last
-//! memory write beat, with every segment offered as soon as the previous one's verdict came
-//! (`arrival_quick`), no idle cycles, no backpressure; refused segments and their offers again
+//! as a share of W), from the first segment beat taken to the last memory write beat, with the
+//! segments offered back to back (`arrival_quick`), no idle cycles, no backpressure; refused segments and their offers again
 //! are in that time. A connection whose golden run stops (an error, or the Terminate that ends a
 //! quarter of the generated connections) is offered with quiet periods between segments and is
 //! left out of the throughput figure.

@@ -83,7 +83,7 @@ pub struct MpaRx<const W: usize, const B: usize, const A: usize> {
     pub s_axis: StreamSink<W, B, RX_SEG_USER>,
     /// Verified ULPDUs and the error packet.
     pub m_axis: StreamSource<W, B, RX_ULPDU_USER>,
-    /// Pulse: a segment out of sequence was dropped.
+    /// Pulse: a segment beyond the next expected octet (a gap) was dropped.
     pub err_seq: Signal<Out, Bit>,
     /// Sticky: a segment beyond the next expected octet was dropped since `rst`.
     pub seq_gap: Signal<Out, Bit>,

@@ -28,8 +28,8 @@
 //! A segment that starts before the next expected octet (a retransmission, A.3) is trimmed: its
 //! first beat waits one cycle while the octets to skip are registered (whole beats, then the
 //! first lanes of one beat, which the rotation below absorbs), and the rest goes on; one that
-//! holds nothing new is dropped without an error. Sequence numbers are compared as 32-bit differences (`expected - seq` below 2^31
-//! is behind), so they wrap through 2^32.
+//! holds nothing new is dropped without an error. Sequence numbers are compared as 32-bit
+//! differences (`expected - seq` below 2^31 is behind), so they wrap through 2^32.
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
