@@ -175,9 +175,12 @@ fn directed(engine: &str, w: usize) {
     assert_eq!((run.held, run.runs), (400, 2));
 }
 
+/// `#[ignore]` rows (the rust-hdl model at W = 32 and 64; Verilator covers both in `make test`)
+/// run in `make test-long` (`cargo test -- --ignored`).
 macro_rules! reassembly_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($(#[$long:meta])? $name:ident: $engine:literal, $w:literal;)*) => {$(
         #[test]
+        $(#[$long])?
         fn $name() {
             directed($engine, $w);
             let mut refusals = 0;
@@ -209,7 +212,9 @@ reassembly_tests! {
     rusthdl_w4: "rusthdl", 4;
     rusthdl_w8: "rusthdl", 8;
     rusthdl_w16: "rusthdl", 16;
+    #[ignore = "the rust-hdl model at W = 32: make test-long"]
     rusthdl_w32: "rusthdl", 32;
+    #[ignore = "the rust-hdl model at W = 64: make test-long"]
     rusthdl_w64: "rusthdl", 64;
     verilator_w4: "verilator", 4;
     verilator_w8: "verilator", 8;
