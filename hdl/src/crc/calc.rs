@@ -122,8 +122,8 @@ impl<const W: usize, const B: usize> Logic for CrcCalc<W, B> {
         self.results.rst.next = self.rst.val();
         self.out.rst.next = self.rst.val();
         // Input side: the engine sees every transfer.
-        self.accept.next = self.s_axis.valid.val() & self.ready_q.q.val();
-        self.s_axis.ready.next = self.ready_q.q.val();
+        self.accept.next = self.s_axis.valid.val() & self.ready_q.q.val() & !self.rst.val();
+        self.s_axis.ready.next = self.ready_q.q.val() & !self.rst.val();
         self.engine.strobe.next = self.accept.val();
         self.engine.start.next = false;
         self.engine.last.next = self.s_axis.last.val();
@@ -137,12 +137,12 @@ impl<const W: usize, const B: usize> Logic for CrcCalc<W, B> {
         self.out.in_valid.next = self.results.out_valid.val();
         self.out.in_data.next = self.results.out_data.val();
         self.results.out_ready.next = self.out.in_ready.val();
-        self.m_axis.valid.next = self.out.out_valid.val();
+        self.m_axis.valid.next = self.out.out_valid.val() & !self.rst.val();
         self.m_axis.data.next = self.out.out_data.val().get_bits::<32>(0);
         self.m_axis.user.next = self.out.out_data.val().get_bits::<1>(32);
         self.m_axis.keep.next = 15.into();
         self.m_axis.last.next = true;
-        self.out.out_ready.next = self.m_axis.ready.val();
+        self.out.out_ready.next = self.m_axis.ready.val() & !self.rst.val();
         // Credits: a message is owed a result from its last beat until the result is taken.
         self.inc.next = self.accept.val() & self.s_axis.last.val();
         self.dec.next = self.out.out_valid.val() & self.m_axis.ready.val();

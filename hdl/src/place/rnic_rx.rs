@@ -243,22 +243,22 @@ impl<
 
         // ---- AXI4-Lite. ----
         self.regs.s_axil.awaddr.next = self.s_axil.awaddr.val();
-        self.regs.s_axil.awvalid.next = self.s_axil.awvalid.val();
-        self.s_axil.awready.next = self.regs.s_axil.awready.val();
+        self.regs.s_axil.awvalid.next = self.s_axil.awvalid.val() & !self.rst.val();
+        self.s_axil.awready.next = self.regs.s_axil.awready.val() & !self.rst.val();
         self.regs.s_axil.wdata.next = self.s_axil.wdata.val();
         self.regs.s_axil.wstrb.next = self.s_axil.wstrb.val();
-        self.regs.s_axil.wvalid.next = self.s_axil.wvalid.val();
-        self.s_axil.wready.next = self.regs.s_axil.wready.val();
+        self.regs.s_axil.wvalid.next = self.s_axil.wvalid.val() & !self.rst.val();
+        self.s_axil.wready.next = self.regs.s_axil.wready.val() & !self.rst.val();
         self.s_axil.bresp.next = self.regs.s_axil.bresp.val();
-        self.s_axil.bvalid.next = self.regs.s_axil.bvalid.val();
-        self.regs.s_axil.bready.next = self.s_axil.bready.val();
+        self.s_axil.bvalid.next = self.regs.s_axil.bvalid.val() & !self.rst.val();
+        self.regs.s_axil.bready.next = self.s_axil.bready.val() & !self.rst.val();
         self.regs.s_axil.araddr.next = self.s_axil.araddr.val();
-        self.regs.s_axil.arvalid.next = self.s_axil.arvalid.val();
-        self.s_axil.arready.next = self.regs.s_axil.arready.val();
+        self.regs.s_axil.arvalid.next = self.s_axil.arvalid.val() & !self.rst.val();
+        self.s_axil.arready.next = self.regs.s_axil.arready.val() & !self.rst.val();
         self.s_axil.rdata.next = self.regs.s_axil.rdata.val();
         self.s_axil.rresp.next = self.regs.s_axil.rresp.val();
-        self.s_axil.rvalid.next = self.regs.s_axil.rvalid.val();
-        self.regs.s_axil.rready.next = self.s_axil.rready.val();
+        self.s_axil.rvalid.next = self.regs.s_axil.rvalid.val() & !self.rst.val();
+        self.regs.s_axil.rready.next = self.s_axil.rready.val() & !self.rst.val();
 
         // ---- Segments, in any order, into the reassembly buffer (nothing is taken while
         // disabled or in reset); the in-order stream into mpa_rx. ----
@@ -274,7 +274,7 @@ impl<
             self.s_axis.valid.val() & self.regs.cfg_enable.val() & !self.crst.val();
         self.s_axis.ready.next =
             self.reasm.s_axis.ready.val() & self.regs.cfg_enable.val() & !self.crst.val();
-        self.vrd_valid.next = self.reasm.vrd_valid.val();
+        self.vrd_valid.next = self.reasm.vrd_valid.val() & !self.rst.val();
         self.vrd_accept.next = self.reasm.vrd_accept.val();
         self.vrd_seq.next = self.reasm.vrd_seq.val();
         self.mpa.s_axis.data.next = self.reasm.m_axis.data.val();
@@ -372,16 +372,16 @@ impl<
         self.m_axi.awburst.next = self.writer.m_axi.awburst.val();
         self.m_axi.awcache.next = self.writer.m_axi.awcache.val();
         self.m_axi.awprot.next = self.writer.m_axi.awprot.val();
-        self.m_axi.awvalid.next = self.writer.m_axi.awvalid.val();
-        self.writer.m_axi.awready.next = self.m_axi.awready.val();
+        self.m_axi.awvalid.next = self.writer.m_axi.awvalid.val() & !self.rst.val();
+        self.writer.m_axi.awready.next = self.m_axi.awready.val() & !self.rst.val();
         self.m_axi.wdata.next = self.writer.m_axi.wdata.val();
         self.m_axi.wstrb.next = self.writer.m_axi.wstrb.val();
         self.m_axi.wlast.next = self.writer.m_axi.wlast.val();
-        self.m_axi.wvalid.next = self.writer.m_axi.wvalid.val();
-        self.writer.m_axi.wready.next = self.m_axi.wready.val();
+        self.m_axi.wvalid.next = self.writer.m_axi.wvalid.val() & !self.rst.val();
+        self.writer.m_axi.wready.next = self.m_axi.wready.val() & !self.rst.val();
         self.writer.m_axi.bresp.next = self.m_axi.bresp.val();
-        self.writer.m_axi.bvalid.next = self.m_axi.bvalid.val();
-        self.m_axi.bready.next = self.writer.m_axi.bready.val();
+        self.writer.m_axi.bvalid.next = self.m_axi.bvalid.val() & !self.rst.val();
+        self.m_axi.bready.next = self.writer.m_axi.bready.val() & !self.rst.val();
 
         // ---- Records. ----
         self.deliver.rec_valid.next = self.check.rec_valid.val();
@@ -397,8 +397,8 @@ impl<
         self.m_axis_evt.keep.next = self.deliver.m_axis.keep.val();
         self.m_axis_evt.user.next = self.deliver.m_axis.user.val();
         self.m_axis_evt.last.next = self.deliver.m_axis.last.val();
-        self.m_axis_evt.valid.next = self.deliver.m_axis.valid.val();
-        self.deliver.m_axis.ready.next = self.m_axis_evt.ready.val();
+        self.m_axis_evt.valid.next = self.deliver.m_axis.valid.val() & !self.rst.val();
+        self.deliver.m_axis.ready.next = self.m_axis_evt.ready.val() & !self.rst.val();
 
         // ---- Status and counters. ----
         self.regs.running.next = self.regs.cfg_enable.val() & !self.crst.val();

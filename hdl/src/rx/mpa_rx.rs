@@ -173,8 +173,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.realigner.s_axis.keep.next = self.s_axis.keep.val();
         self.realigner.s_axis.user.next = self.s_axis.user.val();
         self.realigner.s_axis.last.next = self.s_axis.last.val();
-        self.realigner.s_axis.valid.next = self.s_axis.valid.val();
-        self.s_axis.ready.next = self.realigner.s_axis.ready.val();
+        self.realigner.s_axis.valid.next = self.s_axis.valid.val() & !self.rst.val();
+        self.s_axis.ready.next = self.realigner.s_axis.ready.val() & !self.rst.val();
         // realigner -> delineator.
         self.delineator.s_axis.data.next = self.realigner.m_axis.data.val();
         self.delineator.s_axis.keep.next = self.realigner.m_axis.keep.val();
@@ -208,14 +208,14 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.m_axis.keep.next = self.rel_buf.m_axis.keep.val();
         self.m_axis.user.next = self.rel_buf.m_axis.user.val();
         self.m_axis.last.next = self.rel_buf.m_axis.last.val();
-        self.m_axis.valid.next = self.rel_buf.m_axis.valid.val();
-        self.rel_buf.m_axis.ready.next = self.m_axis.ready.val();
+        self.m_axis.valid.next = self.rel_buf.m_axis.valid.val() & !self.rst.val();
+        self.rel_buf.m_axis.ready.next = self.m_axis.ready.val() & !self.rst.val();
         // Status.
-        self.err_seq.next = self.realigner.err_seq.val();
-        self.seq_gap.next = self.realigner.seq_gap.val();
-        self.err_crc.next = self.crc.err_crc.val();
-        self.err_marker.next = self.deframer.err_marker.val();
-        self.dropped.next = self.rel_buf.dropped.val();
+        self.err_seq.next = self.realigner.err_seq.val() & !self.rst.val();
+        self.seq_gap.next = self.realigner.seq_gap.val() & !self.rst.val();
+        self.err_crc.next = self.crc.err_crc.val() & !self.rst.val();
+        self.err_marker.next = self.deframer.err_marker.val() & !self.rst.val();
+        self.dropped.next = self.rel_buf.dropped.val() & !self.rst.val();
         self.cfg_misaligned.next = self.realigner.cfg_misaligned.val();
     }
 }

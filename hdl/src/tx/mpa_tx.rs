@@ -163,8 +163,8 @@ impl<const W: usize, const B: usize> Logic for MpaTx<W, B> {
         self.framer.s_axis.keep.next = self.s_axis.keep.val();
         self.framer.s_axis.user.next = self.s_axis.user.val();
         self.framer.s_axis.last.next = self.s_axis.last.val();
-        self.framer.s_axis.valid.next = self.s_axis.valid.val();
-        self.s_axis.ready.next = self.framer.s_axis.ready.val();
+        self.framer.s_axis.valid.next = self.s_axis.valid.val() & !self.rst.val();
+        self.s_axis.ready.next = self.framer.s_axis.ready.val() & !self.rst.val();
         // framer -> Marker inserter.
         self.marker_ins.s_axis.data.next = self.framer.m_axis.data.val();
         self.marker_ins.s_axis.keep.next = self.framer.m_axis.keep.val();
@@ -191,13 +191,13 @@ impl<const W: usize, const B: usize> Logic for MpaTx<W, B> {
         self.m_axis.keep.next = self.segmenter.m_axis.keep.val();
         self.m_axis.user.next = self.segmenter.m_axis.user.val();
         self.m_axis.last.next = self.segmenter.m_axis.last.val();
-        self.m_axis.valid.next = self.segmenter.m_axis.valid.val();
-        self.segmenter.m_axis.ready.next = self.m_axis.ready.val();
+        self.m_axis.valid.next = self.segmenter.m_axis.valid.val() & !self.rst.val();
+        self.segmenter.m_axis.ready.next = self.m_axis.ready.val() & !self.rst.val();
         // Status.
         self.mulpdu.next = self.mul.mulpdu.val();
-        self.err_length.next = self.framer.err_length.val();
-        self.err_too_long.next = self.framer.err_oversize.val();
-        self.oversize_fpdu.next = self.segmenter.oversize.val();
+        self.err_length.next = self.framer.err_length.val() & !self.rst.val();
+        self.err_too_long.next = self.framer.err_oversize.val() & !self.rst.val();
+        self.oversize_fpdu.next = self.segmenter.oversize.val() & !self.rst.val();
         self.cfg_misaligned.next = self.marker_ins.cfg_misaligned.val();
     }
 }
