@@ -200,8 +200,12 @@ fn clean(st: &BoardStatus) -> bool {
 /// Runs the board script on `engine`; returns the status after every step (for comparing the
 /// engines) and checks what each step must show.
 fn board_script(engine: &str, board: Board) -> Vec<BoardStatus> {
+    board_script_on(board_core(engine, board).unwrap(), engine, board)
+}
+
+fn board_script_on(sim: Box<dyn sim::CycleSim>, engine: &str, board: Board) -> Vec<BoardStatus> {
     let w = board.info().width;
-    let mut d = BoardDriver::new(board_core(engine, board).unwrap()).unwrap();
+    let mut d = BoardDriver::new(sim).unwrap();
     let mut trace = vec![];
     let tag = format!("{engine} {board:?}");
 
@@ -285,6 +289,17 @@ fn board_on_both_engines(board: Board) {
 #[test]
 fn ulx3s_board_loopback_model_and_verilog() {
     board_on_both_engines(Board::Ulx3s);
+}
+
+/// The ULX3S core on both engines in lockstep (every output compared every cycle, the first
+/// difference fails) through the whole script.
+#[test]
+fn ulx3s_board_engines_in_lockstep() {
+    let a = board_core("rusthdl", Board::Ulx3s).unwrap();
+    let b = board_core("verilator", Board::Ulx3s).unwrap();
+    let both = sim::lockstep::Lockstep::pair(a, b).unwrap().strict();
+    let trace = board_script_on(Box::new(both), "lockstep", Board::Ulx3s);
+    assert!(trace.len() >= 2, "the script ran");
 }
 
 #[test]

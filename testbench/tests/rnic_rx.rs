@@ -1018,19 +1018,50 @@ fn rnic_rx_w8_reset_with_traffic_and_restart() {
     assert_eq!(last_error(&g), t.expected_error());
 }
 
-/// Both engines on the same stimulus, every output compared every cycle.
-#[test]
-fn rnic_rx_w8_engines_in_lockstep() {
-    let mut a = sim::place::rnic_rx("rusthdl", 8).unwrap();
-    let mut b = sim::place::rnic_rx("verilator", 8).unwrap();
+/// Both engines on the same stimulus, every output compared every cycle: a fault, an in-order
+/// connection and one with segments in any order (W = 8; W = 4 and 16 in the next test, 32 and
+/// 64 in `make test-long`).
+fn engines_in_lockstep(w: usize) {
+    let mut a = sim::place::rnic_rx("rusthdl", w).unwrap();
+    let mut b = sim::place::rnic_rx("verilator", w).unwrap();
     let mut both = sim::lockstep::Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
     let (cfg, segs) = traffic(Scenario::Faults, 3, true, true, 6, Some(Fault::TooLong));
     run_rnic(&mut both, &cfg, &segs, &RnicRunOptions::busy(1)).unwrap();
     let (cfg, segs) = traffic(Scenario::InOrder, 4, false, true, 6, None);
     let hw = run_rnic(&mut both, &cfg, &segs, &RnicRunOptions::busy(2)).unwrap();
     assert_eq!(hw.events.len(), 6);
+    let mut t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+        scenario: Scenario::Mixed,
+        seed: 5,
+        markers: true,
+        crc: true,
+        messages: 6,
+        records: 2,
+        ..Default::default()
+    });
+    t.config.reassembly_octets = t.config.in_order_reserve() + 2500;
+    let what = format!("lockstep w{w}");
+    check_arrival(&mut both, &t.config, &t.segments, &RnicRunOptions::busy(3), &what);
     assert!(both.compared > 10_000, "{} outputs compared", both.compared);
     assert!(both.mismatches.is_empty(), "engines differ:\n{}", both.mismatches.join("\n"));
+}
+
+#[test]
+fn rnic_rx_w8_engines_in_lockstep() {
+    engines_in_lockstep(8);
+}
+
+#[test]
+fn rnic_rx_w4_and_w16_engines_in_lockstep() {
+    engines_in_lockstep(4);
+    engines_in_lockstep(16);
+}
+
+#[test]
+#[ignore = "the rust-hdl model at W = 32 and 64: make test-long"]
+fn rnic_rx_w32_and_w64_engines_in_lockstep() {
+    engines_in_lockstep(32);
+    engines_in_lockstep(64);
 }
 
 /// Throughput and latency as the README reports them (`make bench`, `sim/examples/rnic_rate.rs`):
