@@ -33,7 +33,7 @@
 use crate::lutram::LutRam;
 use rust_hdl::prelude::*;
 
-/// Register FIFO with one-hot pointers and a registered first-word-fall-through output.
+/// Register FIFO with binary pointers and a registered first-word-fall-through output.
 #[derive(LogicBlock)]
 pub struct RegFifo<const N: usize> {
     /// Clock.

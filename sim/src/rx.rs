@@ -4,8 +4,8 @@
 use crate::tx::block_engine;
 use crate::CycleSim;
 use hdl::rx::crc_check::RxCrcCheck;
-use hdl::rx::deframer::RxDeframer;
 use hdl::rx::delineator::RxDelineator;
+use hdl::rx::marker_stripper::RxMarkerStripper;
 use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
 use hdl::rx::realigner::RxRealigner;
 use hdl::rx::release::RxRelease;
@@ -25,7 +25,7 @@ crate::direct_top!([const W: usize, const B: usize] RxCrcCheck<W, B> {
     in rst, sink s_axis, source m_axis, out err_crc
 });
 
-crate::direct_top!([const W: usize, const B: usize] RxDeframer<W, B> {
+crate::direct_top!([const W: usize, const B: usize] RxMarkerStripper<W, B> {
     in rst, sink s_axis, source m_axis, out err_marker
 });
 
@@ -59,13 +59,13 @@ pub fn crc_check(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String
     ))
 }
 
-/// The deframer (Marker stripper, PAD/CRC removal) alone at `width` bytes per beat.
-pub fn deframer(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+/// The Marker stripper (and PAD/CRC removal) alone at `width` bytes per beat.
+pub fn marker_stripper(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
-        &format!("rx_deframer_w{W}"),
-        RxDeframer::<W, B>::new()
+        &format!("rx_marker_stripper_w{W}"),
+        RxMarkerStripper::<W, B>::new()
     ))
 }
 

@@ -10,7 +10,7 @@ use testbench::rng;
 
 const ERR: u64 = 1 << 48;
 
-/// A ULPDU packet as the deframer hands it on: `[31:0]` sequence number, `[47:32]` length on
+/// A ULPDU packet as the Marker stripper hands it on: `[31:0]` sequence number, `[47:32]` length on
 /// every beat.
 fn good(seq: u32, data: Vec<u8>) -> InPacket {
     let user = seq as u64 | (data.len() as u64) << 32;
@@ -96,7 +96,7 @@ fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
             let mut input = random_ulpdus(20 + w as u64, 12, max);
             let bad_at = r.gen_range(0..input.len());
             let code = r.gen_range(1..4u64);
-            // The deframer's error packet: the octets it had sent, then a null beat.
+            // The Marker stripper's error packet: the octets it had sent, then a null beat.
             let keep = (r.gen_range(0..=input[bad_at].data.len()) / w) * w;
             input[bad_at].data.truncate(keep);
             let user = input[bad_at].user;

@@ -24,7 +24,7 @@
 //! cycle after the beat.
 
 use crate::board::pattern::TrafficPattern;
-use crate::rx::deframer::RX_ULPDU_USER;
+use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::stream::StreamSink;
 use rust_hdl::prelude::*;
 

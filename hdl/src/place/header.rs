@@ -47,7 +47,7 @@
 //! `rst` empties the FIFO and drops any record.
 
 use crate::place::{term, ECHO_OCTETS, HEADER_CAPTURE_BITS};
-use crate::rx::deframer::RX_ULPDU_USER;
+use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_fifo::StreamFifo;
 use rust_hdl::prelude::*;

@@ -2,7 +2,7 @@
 //! verified ULPDUs out.
 //!
 //! ```text
-//!  s_axis ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─► RxDeframer ─► RxRelease ─► m_axis
+//!  s_axis ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─► RxMarkerStripper ─► RxRelease ─► m_axis
 //!  (segments)  A.4 (words)    section 6       4.4           4.2, 4.3, 6    6, 8 (verify
 //!                                                                          before release)
 //! ```
@@ -11,8 +11,8 @@
 //! ULPDUs that came before it.
 
 pub mod crc_check;
-pub mod deframer;
 pub mod delineator;
+pub mod marker_stripper;
 pub mod mpa_rx;
 pub mod realigner;
 pub mod release;

@@ -4,7 +4,7 @@
 //! first error that [`golden::deframe::deframe_stream_with_limit`] finds in the same stream:
 //!
 //! ```text
-//!  s_axis ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─► RxDeframer ─► RxRelease ─► m_axis
+//!  s_axis ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─► RxMarkerStripper ─► RxRelease ─► m_axis
 //!  (segments)  A.4 words      6 (lengths)     4.4 (CRC)     4.2, 4.3       6, 8 (verify
 //!                                                           (Markers, PAD)  before release)
 //! ```
@@ -44,8 +44,8 @@
 //! `rst` clears every block and loads the sequence number and marker origin.
 
 use crate::rx::crc_check::RxCrcCheck;
-use crate::rx::deframer::{RxDeframer, RX_ULPDU_USER};
 use crate::rx::delineator::RxDelineator;
+use crate::rx::marker_stripper::{RxMarkerStripper, RX_ULPDU_USER};
 use crate::rx::realigner::{RxRealigner, RX_SEG_USER};
 use crate::rx::release::RxRelease;
 use crate::stream::{StreamSink, StreamSource};
@@ -98,7 +98,7 @@ pub struct MpaRx<const W: usize, const B: usize, const A: usize> {
     realigner: RxRealigner<W, B>,
     delineator: RxDelineator<W, B>,
     crc: RxCrcCheck<W, B>,
-    deframer: RxDeframer<W, B>,
+    stripper: RxMarkerStripper<W, B>,
     rel_buf: RxRelease<W, B, A>,
     c_limit: Constant<Bits<16>>,
 }
@@ -126,7 +126,7 @@ impl<const W: usize, const B: usize, const A: usize> MpaRx<W, B, A> {
             realigner: RxRealigner::new(),
             delineator: RxDelineator::new(),
             crc: RxCrcCheck::new(),
-            deframer: RxDeframer::new(),
+            stripper: RxMarkerStripper::new(),
             rel_buf: RxRelease::new(),
             c_limit: Constant::new((Self::max_ulpdu() as u64).into()),
         }
@@ -150,12 +150,12 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.realigner.clock.next = self.clock.val();
         self.delineator.clock.next = self.clock.val();
         self.crc.clock.next = self.clock.val();
-        self.deframer.clock.next = self.clock.val();
+        self.stripper.clock.next = self.clock.val();
         self.rel_buf.clock.next = self.clock.val();
         self.realigner.rst.next = self.rst.val();
         self.delineator.rst.next = self.rst.val();
         self.crc.rst.next = self.rst.val();
-        self.deframer.rst.next = self.rst.val();
+        self.stripper.rst.next = self.rst.val();
         self.rel_buf.rst.next = self.rst.val();
         // Settings.
         self.realigner.cfg_seq.next = self.cfg_seq.val();
@@ -189,20 +189,20 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.crc.s_axis.last.next = self.delineator.m_axis.last.val();
         self.crc.s_axis.valid.next = self.delineator.m_axis.valid.val();
         self.delineator.m_axis.ready.next = self.crc.s_axis.ready.val();
-        // CRC check -> deframer.
-        self.deframer.s_axis.data.next = self.crc.m_axis.data.val();
-        self.deframer.s_axis.keep.next = self.crc.m_axis.keep.val();
-        self.deframer.s_axis.user.next = self.crc.m_axis.user.val();
-        self.deframer.s_axis.last.next = self.crc.m_axis.last.val();
-        self.deframer.s_axis.valid.next = self.crc.m_axis.valid.val();
-        self.crc.m_axis.ready.next = self.deframer.s_axis.ready.val();
-        // deframer -> release buffer.
-        self.rel_buf.s_axis.data.next = self.deframer.m_axis.data.val();
-        self.rel_buf.s_axis.keep.next = self.deframer.m_axis.keep.val();
-        self.rel_buf.s_axis.user.next = self.deframer.m_axis.user.val();
-        self.rel_buf.s_axis.last.next = self.deframer.m_axis.last.val();
-        self.rel_buf.s_axis.valid.next = self.deframer.m_axis.valid.val();
-        self.deframer.m_axis.ready.next = self.rel_buf.s_axis.ready.val();
+        // CRC check -> Marker stripper.
+        self.stripper.s_axis.data.next = self.crc.m_axis.data.val();
+        self.stripper.s_axis.keep.next = self.crc.m_axis.keep.val();
+        self.stripper.s_axis.user.next = self.crc.m_axis.user.val();
+        self.stripper.s_axis.last.next = self.crc.m_axis.last.val();
+        self.stripper.s_axis.valid.next = self.crc.m_axis.valid.val();
+        self.crc.m_axis.ready.next = self.stripper.s_axis.ready.val();
+        // Marker stripper -> release buffer.
+        self.rel_buf.s_axis.data.next = self.stripper.m_axis.data.val();
+        self.rel_buf.s_axis.keep.next = self.stripper.m_axis.keep.val();
+        self.rel_buf.s_axis.user.next = self.stripper.m_axis.user.val();
+        self.rel_buf.s_axis.last.next = self.stripper.m_axis.last.val();
+        self.rel_buf.s_axis.valid.next = self.stripper.m_axis.valid.val();
+        self.stripper.m_axis.ready.next = self.rel_buf.s_axis.ready.val();
         // release buffer -> m_axis.
         self.m_axis.data.next = self.rel_buf.m_axis.data.val();
         self.m_axis.keep.next = self.rel_buf.m_axis.keep.val();
@@ -214,7 +214,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.err_seq.next = self.realigner.err_seq.val() & !self.rst.val();
         self.seq_gap.next = self.realigner.seq_gap.val() & !self.rst.val();
         self.err_crc.next = self.crc.err_crc.val() & !self.rst.val();
-        self.err_marker.next = self.deframer.err_marker.val() & !self.rst.val();
+        self.err_marker.next = self.stripper.err_marker.val() & !self.rst.val();
         self.dropped.next = self.rel_buf.dropped.val() & !self.rst.val();
         self.cfg_misaligned.next = self.realigner.cfg_misaligned.val();
     }

@@ -2,7 +2,7 @@
 //!
 //! Section 6: "MPA MUST verify [the FPDU] before passing the ULPDU to the ULP"; section 8: after
 //! an error no further FPDUs are delivered on that half connection. ULPDU packets from
-//! [`super::deframer::RxDeframer`] (cut-through, verdict on the last beat) are written into a
+//! [`super::marker_stripper::RxMarkerStripper`] (cut-through, verdict on the last beat) are written into a
 //! packet buffer in block RAM; a packet's descriptor (sequence number, length, verdict) is queued
 //! when its last beat arrives, and the read side starts a packet only when its descriptor is at
 //! the head of the queue, so no octet leaves before its FPDU's CRC is known. A bad packet's beats
@@ -44,7 +44,7 @@
 //! `rst` empties the buffer and the descriptor FIFO and revives the stream.
 
 use crate::fifo::RegFifo;
-use crate::rx::deframer::RX_ULPDU_USER;
+use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use rust_hdl::prelude::*;

@@ -1,5 +1,6 @@
-//! `RxDeframer`: the Marker stripper and PAD/CRC removal of the receive path (RFC 5044 4.2,
-//! 4.3, 6, 8): FPDU packets in, ULPDU packets out.
+//! `RxMarkerStripper`: the Marker stripper and PAD/CRC removal of the receive path (RFC 5044 4.2,
+//! 4.3, 6, 8), the mirror of the transmit path's [`crate::tx::marker_inserter::TxMarkerInserter`]:
+//! FPDU packets in, ULPDU packets out.
 //!
 //! Each FPDU packet (from [`super::crc_check::RxCrcCheck`]) is the FPDU's words, Markers
 //! included, lane 0 its first word. The block removes every Marker (the words at
@@ -21,8 +22,8 @@
 //! ```
 //!
 //! This is cut-through: a ULPDU's beats leave before its CRC is known and the verdict comes on
-//! its last beat. Verify-before-release (section 6) is the job of a packet buffer after this
-//! block, which is not built yet.
+//! its last beat. Verify-before-release (section 6) is the job of the release buffer after this
+//! block ([`super::release::RxRelease`]).
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -58,9 +59,9 @@ pub const RX_ULPDU_USER: usize = 51;
 /// Marker of this FPDU so far had a wrong FPDUPTR.
 const PRE_USER: usize = 50;
 
-/// The deframer; see the module documentation.
+/// The Marker stripper; see the module documentation.
 #[derive(LogicBlock)]
-pub struct RxDeframer<const W: usize, const B: usize> {
+pub struct RxMarkerStripper<const W: usize, const B: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high.
@@ -139,11 +140,11 @@ pub struct RxDeframer<const W: usize, const B: usize> {
     o_n: Signal<Local, Bits<16>>,
 }
 
-impl<const W: usize, const B: usize> RxDeframer<W, B> {
-    /// Builds the deframer; panics with a message naming the rule if `W`/`B` is illegal.
+impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
+    /// Builds the Marker stripper; panics with a message naming the rule if `W`/`B` is illegal.
     pub fn new() -> Self {
-        check_stream_params("RxDeframer", W, B, RX_ULPDU_USER);
-        crate::tx::check_tx_width("RxDeframer", W);
+        check_stream_params("RxMarkerStripper", W, B, RX_ULPDU_USER);
+        crate::tx::check_tx_width("RxMarkerStripper", W);
         let halves = W / 2;
         let stages = halves.trailing_zeros() as usize;
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
@@ -218,13 +219,13 @@ impl<const W: usize, const B: usize> RxDeframer<W, B> {
     }
 }
 
-impl<const W: usize, const B: usize> Default for RxDeframer<W, B> {
+impl<const W: usize, const B: usize> Default for RxMarkerStripper<W, B> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const W: usize, const B: usize> Logic for RxDeframer<W, B> {
+impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

@@ -1,4 +1,4 @@
-//! `RxDeframer` (RFC 5044 4.2, 4.3, 6, 8): FPDU packets become ULPDU packets (Markers, header,
+//! `RxMarkerStripper` (RFC 5044 4.2, 4.3, 6, 8): FPDU packets become ULPDU packets (Markers, header,
 //! PAD and CRC removed) at every width on both engines with idle and backpressure, checked
 //! against the golden framer's input; a wrong FPDUPTR is code 3, an upstream error keeps its
 //! code, and nothing leaves after an error.
@@ -49,7 +49,7 @@ fn stream(seed: u64, n: usize, max: usize, markers: bool, offset: u32, seq: u32)
 }
 
 fn run(engine: &str, w: usize, input: &[InPacket], opts: &PacketRun) -> (Vec<Packet>, u64) {
-    let mut sim = sim::rx::deframer(engine, w).unwrap();
+    let mut sim = sim::rx::marker_stripper(engine, w).unwrap();
     let opts = PacketRun { pulses: vec!["err_marker".into()], ..opts.clone() };
     let res = run_packets(sim.as_mut(), input, &opts).unwrap();
     (res.packets, res.pulse_counts[0])
@@ -73,7 +73,7 @@ fn check_clean(engine: &str, w: usize, s: &Stream, opts: &PacketRun) {
     }
 }
 
-macro_rules! deframer_tests {
+macro_rules! marker_stripper_tests {
     ($($name:ident: $engine:literal, $w:literal;)*) => {$(
         mod $name {
             use super::*;
@@ -102,7 +102,7 @@ macro_rules! deframer_tests {
     )*};
 }
 
-deframer_tests! {
+marker_stripper_tests! {
     rusthdl_w4: "rusthdl", 4;
     rusthdl_w8: "rusthdl", 8;
     rusthdl_w16: "rusthdl", 16;
