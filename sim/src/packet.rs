@@ -60,6 +60,9 @@ pub struct PacketRun {
     /// Output packets to wait for (`None`: until the input is sent and the output stays quiet
     /// for `drain` cycles).
     pub expect_packets: Option<usize>,
+    /// Idle cycles after input packet `k`'s last beat was taken before packet `k + 1` is
+    /// offered (missing entries: none; the `idle` pattern still applies inside packets).
+    pub gaps: Vec<usize>,
 }
 
 impl Default for PacketRun {
@@ -73,6 +76,7 @@ impl Default for PacketRun {
             pulses: vec![],
             cycles_per_beat: 40,
             expect_packets: None,
+            gaps: vec![],
         }
     }
 }
@@ -138,8 +142,26 @@ pub fn run_beats(
     let mut snk = ReadyDriver::new(m, opts.backpressure.clone());
     let mut mon_s = HandshakeMonitor::new("s_axis", s);
     let mut mon_m = HandshakeMonitor::new("m_axis", m);
-    src.push(beats);
-    let total_in = src.pending() as u64;
+    let total_in = beats.len() as u64;
+    // Packets held back by `gaps`: (beats, idle cycles after the packet).
+    let mut held: std::collections::VecDeque<(Vec<Beat>, usize)> = Default::default();
+    if opts.gaps.is_empty() {
+        src.push(beats);
+    } else {
+        let mut cur = vec![];
+        for b in beats {
+            let last = b.last;
+            cur.push(b);
+            if last {
+                let gap = opts.gaps.get(held.len()).copied().unwrap_or(0);
+                held.push_back((std::mem::take(&mut cur), gap));
+            }
+        }
+        if !cur.is_empty() {
+            held.push_back((cur, 0));
+        }
+    }
+    let mut wait = 0usize;
     sim.set_u64(s.valid, 0);
     sim.set_u64(m.ready, 0);
     sim.reset(2)?;
@@ -149,6 +171,15 @@ pub fn run_beats(
     let mut last_out = start;
     let mut packets_out = 0usize;
     loop {
+        if src.pending() == 0 && !held.is_empty() {
+            if wait == 0 {
+                let (b, gap) = held.pop_front().unwrap();
+                src.push(b);
+                wait = gap;
+            } else {
+                wait -= 1;
+            }
+        }
         src.drive(sim);
         snk.drive(sim);
         sim.eval();
@@ -173,7 +204,7 @@ pub fn run_beats(
             quiet += 1;
         }
         sim.tick();
-        let done_in = src.pending() == 0;
+        let done_in = src.pending() == 0 && held.is_empty();
         if !done_in {
             // The quiet time that ends a run counts from the last input beat.
             quiet = 0;

@@ -25,11 +25,13 @@ crate::direct_top!([const W: usize, const B: usize] TxCrcUnit<W, B> {
 });
 
 crate::direct_top!([const W: usize, const B: usize] TxSegmenter<W, B> {
-    in rst, in cfg_emss, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out oversize
+    in rst, in cfg_emss, in cfg_seq, in cfg_origin, in cfg_idle, sink s_axis, source m_axis,
+    out oversize
 });
 
 crate::direct_top!([const W: usize, const B: usize] MpaTx<W, B> {
-    in rst, in cfg_markers, in cfg_crc, in cfg_emss, in cfg_seq, in cfg_origin, sink s_axis,
+    in rst, in cfg_markers, in cfg_crc, in cfg_emss, in cfg_idle, in cfg_seq, in cfg_origin,
+    sink s_axis,
     source m_axis, out mulpdu, out err_length, out err_too_long, out oversize_fpdu,
     out cfg_misaligned
 });
@@ -180,7 +182,8 @@ pub struct TxRun {
     pub stats: crate::packet::PacketResult,
 }
 
-/// Resets `mpa_tx` with `settings`, sends `ulpdus` and collects the segments.
+/// Resets `mpa_tx` with `settings`, sends `ulpdus` and collects the segments. `cfg_idle` is 0
+/// (no idle limit) unless `opts.settings` sets it (settings there are applied after these).
 pub fn run_tx(
     sim: &mut dyn CycleSim,
     settings: &TxSettings,
@@ -201,7 +204,11 @@ pub fn run_tx(
             ("cfg_emss".into(), settings.emss.min(0xFFFF) as u64),
             ("cfg_seq".into(), settings.seq as u64),
             ("cfg_origin".into(), settings.origin as u64),
-        ],
+            ("cfg_idle".into(), 0),
+        ]
+        .into_iter()
+        .chain(opts.settings.iter().cloned())
+        .collect(),
         pulses: vec!["err_length".into(), "err_too_long".into(), "oversize_fpdu".into()],
         ..opts.clone()
     };

@@ -168,7 +168,7 @@ fn mpa_tx_verilator_1e4_fpdus_per_width_match_golden() {
 /// cycle (idle and backpressure included).
 #[test]
 fn mpa_tx_rusthdl_and_verilator_agree_cycle_by_cycle() {
-    for w in [4, 8, 64] {
+    for w in hdl::export::WIDTHS {
         let mut a = mpa_tx("rusthdl", w, None).unwrap();
         let mut b = mpa_tx("verilator", w, None).unwrap();
         let mut both = Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
@@ -328,6 +328,59 @@ fn mpa_tx_latency_is_as_documented() {
         assert_eq!(lat_long as usize, want_long, "W={w}: latency");
         if w > 4 {
             assert_eq!(lat_short as usize, want_short, "W={w}: latency of a one-beat FPDU");
+        }
+    }
+}
+
+/// The idle limit (`cfg_idle`, issue 15's liveness): FPDUs are never pushed; after some of them
+/// the input stays idle for longer than the limit (plus the segmenter's latency), after the
+/// others the next FPDU follows at once. The segments are the golden model's with exactly the
+/// FPDUs followed by a long pause (and the last one) pushed. Without the limit the last FPDU
+/// never leaves (its segment waits for a successor).
+fn idle_limit(engine: &str, w: usize) {
+    let mut sim = mpa_tx(engine, w, None).unwrap();
+    let mut r = rng(900 + w as u64);
+    for run in 0..3 {
+        let limit = [20u64, 64, 300][run];
+        let mut s = random_settings(&mut r);
+        s.emss = r.gen_range(1000..=9000);
+        let mut u = random_ulpdus(&mut r, &s, 12, 1500);
+        let long: Vec<bool> = (0..u.len()).map(|k| k + 1 == u.len() || r.gen_bool(0.4)).collect();
+        // A long pause: the limit, the segmenter's latency, and with backpressure the time the
+        // output needs to drain what the path holds (at most an FPDU's beats, at 0.65 per cycle).
+        let drain = if run == 1 { 4 * 1600 / w } else { 0 };
+        let gaps: Vec<usize> =
+            long.iter().map(|&l| if l { limit as usize + 60 + drain } else { 0 }).collect();
+        for x in u.iter_mut() {
+            x.push = false;
+        }
+        let mut opts =
+            if run == 1 { idle_backpressure(5 + w as u64) } else { PacketRun::default() };
+        opts.idle = Pattern::Always; // inside packets: the gaps are what this test is about
+        opts.gaps = gaps;
+        opts.settings = vec![("cfg_idle".into(), limit)];
+        opts.drain = limit as usize + 100 + drain;
+        let got = run_tx(sim.as_mut(), &s, &u, &opts).unwrap();
+        let pushed: Vec<TxUlpdu> =
+            u.iter().zip(&long).map(|(x, &l)| TxUlpdu { push: l, ..x.clone() }).collect();
+        check(&format!("{engine} W={w} idle limit {limit}"), &s, &pushed, &got);
+        assert!(got.segments.len() >= long.iter().filter(|&&l| l).count());
+    }
+    // No limit: the last FPDU's segment stays open.
+    let s = TxSettings { markers: true, crc: true, emss: 9000, seq: 0, origin: 0 };
+    let u = vec![TxUlpdu::new(vec![7; 100], true), TxUlpdu::new(vec![8; 100], false)];
+    let err = run_tx(sim.as_mut(), &s, &u, &PacketRun::default()).unwrap_err();
+    assert!(
+        err.contains("stopped inside a packet"),
+        "{engine} W={w}: without a limit the open segment waits: {err}"
+    );
+}
+
+#[test]
+fn idle_limit_closes_a_waiting_segment_at_every_width_on_both_engines() {
+    for w in hdl::export::WIDTHS {
+        for engine in ["rusthdl", "verilator"] {
+            idle_limit(engine, w);
         }
     }
 }

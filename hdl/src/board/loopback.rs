@@ -210,6 +210,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for BoardLoopback<W, 
         self.tx_path.cfg_markers.next = self.markers_q.q.val();
         self.tx_path.cfg_crc.next = self.crc_q.q.val();
         self.tx_path.cfg_emss.next = self.c_emss.val();
+        // Every FPDU the traffic generator sends is pushed or followed: no idle limit.
+        self.tx_path.cfg_idle.next = 0.into();
         self.tx_path.cfg_seq.next = self.c_seq.val();
         self.tx_path.cfg_origin.next = self.c_seq.val();
         self.rx_path.cfg_markers.next = self.markers_q.q.val();

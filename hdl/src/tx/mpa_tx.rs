@@ -16,6 +16,7 @@
 //! | `cfg_markers` | in | 1 | insert Markers (the M bit negotiated for this direction, 7.1.1); sampled per ULPDU |
 //! | `cfg_crc` | in | 1 | compute CRCs (the C bits); sampled per ULPDU; when off the CRC field is 0 |
 //! | `cfg_emss` | in | 16 | EMSS in octets (the TCP engine's current value); sampled per FPDU, below 128 counts as 128 |
+//! | `cfg_idle` | in | 16 | idle limit in cycles, 0 for none: a segment left open behind an FPDU that was not pushed is sent once nothing has followed it for this long ([`super::segmenter::TxSegmenter`]) |
 //! | `cfg_seq` | in | 32 | TCP sequence number of the first octet this block sends |
 //! | `cfg_origin` | in | 32 | sequence number of the marker origin (4.3: the first octet after the MPA Request/Reply) |
 //! | `s_axis_t*` | in | 8W | ULPDUs, one per packet, lane 0 first; `tuser[15:0]` ULPDU_Length and `tuser[16]` push, on the first beat; an empty ULPDU is one beat with `tkeep` 0 |
@@ -63,6 +64,8 @@ pub struct MpaTx<const W: usize, const B: usize> {
     pub cfg_crc: Signal<In, Bit>,
     /// EMSS in octets.
     pub cfg_emss: Signal<In, Bits<16>>,
+    /// Idle limit in cycles (0: none): a segment left open behind an unpushed FPDU closes after it.
+    pub cfg_idle: Signal<In, Bits<16>>,
     /// Sequence number of the first octet sent.
     pub cfg_seq: Signal<In, Bits<32>>,
     /// Sequence number of the marker origin.
@@ -98,6 +101,7 @@ impl<const W: usize, const B: usize> MpaTx<W, B> {
             cfg_markers: Default::default(),
             cfg_crc: Default::default(),
             cfg_emss: Default::default(),
+            cfg_idle: Default::default(),
             cfg_seq: Default::default(),
             cfg_origin: Default::default(),
             s_axis: StreamSink::new(),
@@ -154,6 +158,7 @@ impl<const W: usize, const B: usize> Logic for MpaTx<W, B> {
         self.marker_ins.cfg_seq.next = self.cfg_seq.val();
         self.marker_ins.cfg_origin.next = self.cfg_origin.val();
         self.segmenter.cfg_emss.next = self.cfg_emss.val();
+        self.segmenter.cfg_idle.next = self.cfg_idle.val();
         self.segmenter.cfg_seq.next = self.cfg_seq.val();
         self.segmenter.cfg_origin.next = self.cfg_origin.val();
         self.mul.cfg_emss.next = self.cfg_emss.val();

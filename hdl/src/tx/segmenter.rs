@@ -11,7 +11,10 @@
 //! [`golden::segment::segment_fpdus_with_push`]'s, with [`golden::segment::effective_emss`].
 //!
 //! A segment that is not closed stays open for the next FPDU: its last beat waits until the next
-//! FPDU arrives and shows whether it fits (or pushes). Push the last FPDU of a burst.
+//! FPDU arrives and shows whether it fits (or pushes). Push the last FPDU of a burst, or set
+//! `cfg_idle`: when the pipeline has been empty for `cfg_idle` cycles behind an FPDU that waits
+//! for a successor (no input offered, nothing in F1..F3 or the head slice), the segment is closed
+//! as if that FPDU had been pushed, so a ULP that waits for an answer never hangs.
 //!
 //! ```text
 //!  s_axis ─► F1 ─► F2 ─► F2b ─► F3 ─► head (register slice) ─► gearbox ─► out (2-slot queue) ─► m_axis
@@ -32,6 +35,7 @@
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
 //! | `cfg_emss` | in | 16 | EMSS in octets; below 128 it counts as 128. A segment is filled up to the EMSS in force when it was opened; an FPDU is oversize against the EMSS when it arrives |
 //! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet and of the marker origin, loaded while `rst` is high |
+//! | `cfg_idle` | in | 16 | idle limit in cycles (0: none): an open segment whose last FPDU waits this long with nothing behind it is closed |
 //! | `s_axis` | in | 8W | FPDUs (with Markers and CRC), one per packet, lane 0 first; `user` as [`super::TX_FPDU_USER`] |
 //! | `m_axis` | out | 8W | TCP segment payloads, one per packet, lane 0 first |
 //! | `m_axis.user` | out | 32 | on every beat of a segment: the TCP sequence number of its first octet |
@@ -82,6 +86,8 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     pub cfg_seq: Signal<In, Bits<32>>,
     /// Sequence number of the marker origin.
     pub cfg_origin: Signal<In, Bits<32>>,
+    /// Idle limit in cycles (0: none).
+    pub cfg_idle: Signal<In, Bits<16>>,
     /// FPDUs.
     pub s_axis: StreamSink<W, B, TX_FPDU_USER>,
     /// Segments.
@@ -170,6 +176,9 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     seq_inc: DFF<Bits<6>>,
     seg_seq: DFF<Bits<32>>,
     seg_first: DFF<Bit>,
+    // Idle limit: quiet cycles counted, the limit reached (registered).
+    idle_cnt: DFF<Bits<16>>,
+    idle_hit: DFF<Bit>,
     // Constants.
     c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
@@ -231,6 +240,8 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     o_last: Signal<Local, Bit>,
     seq_now: Signal<Local, Bits<32>>,
     pos: Signal<Local, Bits<32>>,
+    quiet: Signal<Local, Bit>,
+    flush: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const B: usize> TxSegmenter<W, B> {
@@ -247,6 +258,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             cfg_emss: Default::default(),
             cfg_seq: Default::default(),
             cfg_origin: Default::default(),
+            cfg_idle: Default::default(),
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             oversize: Default::default(),
@@ -318,6 +330,8 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             seq_inc: Default::default(),
             seg_seq: Default::default(),
             seg_first: Default::default(),
+            idle_cnt: Default::default(),
+            idle_hit: Default::default(),
             c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
@@ -376,6 +390,8 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             o_last: Default::default(),
             seq_now: Default::default(),
             pos: Default::default(),
+            quiet: Default::default(),
+            flush: Default::default(),
         }
     }
 }
@@ -457,7 +473,9 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             seq_out,
             seq_inc,
             seg_seq,
-            seg_first
+            seg_first,
+            idle_cnt,
+            idle_hit
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
@@ -519,15 +537,38 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.h_cb.next = self.head.m_axis.user.val().get_bit(12);
         self.h_seg_end.next = self.head.m_axis.user.val().get_bit(13);
         self.h_last.next = self.head.m_axis.last.val();
-        // Step A: acc goes out when it must: a closed segment's end, a full beat, or the end of
-        // an FPDU once the next FPDU shows whether it fits.
+        // The idle limit: an FPDU end waiting with nothing behind it (no input offered, the F
+        // stages and the head slice empty) for cfg_idle cycles closes its segment.
+        self.quiet.next = self.pend.q.val()
+            & !self.s_axis.valid.val()
+            & !self.in_mid.q.val()
+            & !self.f1_v.q.val()
+            & !self.e2_v.q.val()
+            & !self.f2_v.q.val()
+            & !self.f3_v.q.val()
+            & !self.head.m_axis.valid.val();
+        self.flush.next = self.idle_hit.q.val() & self.quiet.val();
+        self.idle_cnt.d.next = 0.into();
+        self.idle_hit.d.next = false;
+        if self.quiet.val() {
+            self.idle_cnt.d.next = self.idle_cnt.q.val();
+            if !self.idle_cnt.q.val().all() {
+                self.idle_cnt.d.next = self.idle_cnt.q.val() + 1;
+            }
+            self.idle_hit.d.next =
+                self.cfg_idle.val().any() & (self.idle_cnt.q.val() + 1 >= self.cfg_idle.val());
+        }
+        // Step A: acc goes out when it must: a closed segment's end, a full beat, the end of
+        // an FPDU once the next FPDU shows whether it fits, or at the idle limit.
         self.a_emit.next = self.out.s_axis.ready.val()
             & (self.closing.q.val()
                 | (self.c_full.q.val() & !self.pend.q.val())
                 | (self.pend.q.val()
                     & self.head.m_axis.valid.val()
-                    & (self.c_full.q.val() | self.h_cb.val())));
-        self.a_last.next = self.closing.q.val() | (self.pend.q.val() & self.h_cb.val());
+                    & (self.c_full.q.val() | self.h_cb.val()))
+                | self.flush.val());
+        self.a_last.next =
+            self.closing.q.val() | (self.pend.q.val() & self.h_cb.val()) | self.flush.val();
         // A fragment that starts at lane s > 0 first sets the rotation to c - s (one cycle).
         self.h_s0.next = !self.head.m_axis.user.val().get_bit(14);
         self.adjust.next = self.head.m_axis.valid.val()
@@ -789,6 +830,12 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             }
         }
 
+        // The idle limit closed the segment: the next FPDU opens a new one (the F stages are
+        // empty, so no decision on the open segment is under way).
+        if self.flush.val() & self.out.s_axis.ready.val() {
+            self.open_q.d.next = false;
+        }
+
         // Reset: sequence number and stream position from the settings.
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
         if self.rst.val() {
@@ -814,6 +861,8 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.rot_amt.d.next = 0.into();
             self.adjusted.d.next = false;
             self.over_q.d.next = false;
+            self.idle_cnt.d.next = 0.into();
+            self.idle_hit.d.next = false;
         }
     }
 }
