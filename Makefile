@@ -1,15 +1,14 @@
 # rnic: iWARP MPA/DDP datapath in rust-hdl.
 #   make            build, export the Verilog, run the vectors through the golden model and the
 #                   hardware, print a short report
-#   make test       every test, plus the Fmax floors and the ULX3S bitstream (installs the tools
-#                   it needs)
+#   make test       every test, plus the Fmax floors (installs the tools it needs)
 #   make synth      Yosys + nextpnr for every exported top, width and target; build/fpga/report.md
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
 #   make test-long  10^5 segments in any order per width (8, 64) on Verilator, the rust-hdl
-#                   model at W = 32/64 with segments out of order, rnic_rx's Fmax floor; CI
-#                   runs it after make test
+#                   model at W = 32/64 with segments out of order, rnic_rx's Fmax floor, the
+#                   ULX3S bitstream; CI runs it after make test
 #   make test-x-initial  the Verilator tests with random initial register values; CI runs it
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
@@ -96,8 +95,9 @@ check-bitstreams:
 	@for b in $(BOARDS); do $(RNIC) bitstream --board $$b || exit 1; done
 
 # The tests: cargo-nextest when it is installed (one process per test, both cores busy to the
-# end), else cargo test. The Fmax floors and the bitstream (single-threaded tools, no cargo)
-# run beside them once everything is built; their output follows the tests'.
+# end), else cargo test. The Fmax floors (single-threaded tools, no cargo) run beside them once
+# everything is built; their output follows the tests'. The ULX3S bitstream (4 to 5 minutes of
+# place and route) is built by make test-long.
 TEST_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
 	echo "nextest run --workspace --no-fail-fast" || echo "test --workspace --no-fail-fast")
 
@@ -105,11 +105,11 @@ test: deps
 	mkdir -p $(BUILD)
 	$(CARGO) build --release
 	$(CARGO) test --workspace --no-run
-	@{ $(MAKE) --no-print-directory check-floors check-bitstreams >$(BUILD)/fpga-checks.log 2>&1; \
+	@{ $(MAKE) --no-print-directory check-floors >$(BUILD)/fpga-checks.log 2>&1; \
 	   echo $$? >$(BUILD)/fpga-checks.rc; } & \
 	$(CARGO) $(TEST_RUN) 2>&1 | tee $(BUILD)/test.log; t=$${PIPESTATUS[0]}; \
-	wait; echo "== Fmax floors and bitstream =="; cat $(BUILD)/fpga-checks.log; \
-	f=$$(cat $(BUILD)/fpga-checks.rc); echo "tests: exit $$t; Fmax floors and bitstream: exit $$f"; \
+	wait; echo "== Fmax floors =="; cat $(BUILD)/fpga-checks.log; \
+	f=$$(cat $(BUILD)/fpga-checks.rc); echo "tests: exit $$t; Fmax floors: exit $$f"; \
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
 
 synth: deps export
@@ -146,17 +146,17 @@ rx-campaign:
 # 10^5 segments at W = 8 and at W = 64 through PlaceReassembly's exported Verilog and through
 # the whole rnic_rx's (make test runs 2 x 10^4 and 2,000), the tests make test leaves out (the
 # rust-hdl model of PlaceReassembly and rnic_rx at W = 32 and 64 with segments out of order;
-# marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt beside them. CI runs it
-# after make test.
+# marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt and the ULX3S bitstream
+# beside them. CI runs it after make test.
 test-long: deps
 	$(CARGO) build --release
-	@{ $(MAKE) --no-print-directory check-floors FLOORS=fpga/timing_floor_long.txt \
+	@{ $(MAKE) --no-print-directory check-floors check-bitstreams FLOORS=fpga/timing_floor_long.txt \
 	     >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
 	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test place_reassembly campaign && \
 	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test rnic_rx campaign -- --nocapture && \
 	$(CARGO) test --release -p testbench --test rnic_rx --test place_reassembly -- --ignored; \
-	t=$$?; wait; echo "== Fmax floors (long) =="; cat $(BUILD)/fpga-long.log; \
-	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long): exit $$f"; \
+	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
+	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
 
 # Every Verilator test of the tops and of PlaceReassembly with random initial register values
