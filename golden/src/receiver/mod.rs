@@ -56,6 +56,11 @@
 //!   the FPDUs of segments that hold no Marker (every Marker such a segment holds must agree, as
 //!   the CRC check of each FPDU includes the FPDUPTR check).
 //!
+//! The candidates are tried in that order (header alignment, the placed FPDU's end, the
+//! Markers in stream order), each along the chain while its FPDUs verify; a candidate before
+//! the first octet not yet tried is skipped, so the located FPDUs never overlap
+//! ([`locate_fpdus`]).
+//!
 //! Without CRCs nothing is located out of order (section 6 locates only "FPDUs with valid CRCs"):
 //! every out-of-order octet is held for the in-order walk. The same holds with
 //! `place_out_of_order` off (a receiver that only reassembles, as the hardware does today).
@@ -119,6 +124,7 @@ mod out_of_order;
 pub use config::{PostedConfig, ReceiverConfig, RegionConfig, VersionName};
 pub use events::{Delivery, Event, InputError, Metrics, ReceiveError, Verdict};
 pub use memory::{Memory, Target, Write};
+pub use out_of_order::{locate_fpdus, LocateSettings, Located};
 
 use crate::ddp::{
     Access, DdpSegment, PlacementModel, ProtocolVersion, Region, TerminateCode, QN_READ_REQUEST,

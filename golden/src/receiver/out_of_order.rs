@@ -5,17 +5,10 @@
 
 use super::held::{intersection_len, normalize, subtract, total_len, Span};
 use super::{invalidate_target, tagged_stag, PlacedFpdu, Receiver, Verdict};
-use crate::ddp::{decode_with, DdpSegment, Opcode, TerminateCode};
+use crate::ddp::{decode_with, DdpSegment, Opcode, ProtocolVersion, TerminateCode};
 use crate::deframe::parse_fpdu;
-use crate::fpdu::{MARKER_INTERVAL, MARKER_LEN};
+use crate::fpdu::{FramingConfig, MARKER_INTERVAL, MARKER_LEN};
 use std::collections::BTreeSet;
-
-/// A CRC-good FPDU found inside an out-of-order segment.
-struct Located {
-    start: u64,
-    end: u64,
-    ulpdu: Vec<u8>,
-}
 
 /// An FPDU an out-of-order segment will place if it is accepted.
 struct Placing {
@@ -114,69 +107,129 @@ impl Receiver {
 
     /// The CRC-good FPDUs located inside `[s, e)`, in order of their first octet.
     fn locate(&self, s: u64, e: u64, bytes: &[u8]) -> Vec<Located> {
-        let mut found = Vec::new();
-        if !self.cfg.crc || !self.cfg.place_out_of_order || e <= s {
-            return found;
+        if !self.cfg.crc || !self.cfg.place_out_of_order {
+            return Vec::new();
         }
-        let mut starts: BTreeSet<u64> = BTreeSet::new();
         // The chain onward from the placed FPDU that contains or ends at the first octet.
-        if let Some((_, p)) = self.placed.range(..=s).next_back() {
-            if p.end >= s {
-                starts.insert(p.end);
-            }
-        }
-        if self.cfg.markers {
-            let interval = MARKER_INTERVAL as u64;
-            let mut m = s.div_ceil(interval) * interval;
-            while m + MARKER_LEN as u64 <= e {
-                let at = (m - s) as usize;
-                let fpduptr = (u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]) & !3) as u64;
-                if fpduptr == 0 {
-                    starts.insert(m);
-                } else if fpduptr <= m {
-                    let header = m - fpduptr;
-                    let lead = header >= 4 && (header - 4) % interval == 0;
-                    starts.insert(if lead { header - 4 } else { header });
-                }
-                m += interval;
-            }
-        }
-        if self.cfg.aligned_detect && self.header_aligned(s, e, bytes) {
-            starts.insert(s);
-        }
-        while let Some(f) = starts.pop_first() {
-            // FPDUs start at multiples of 4 from the origin (4.1 PAD, 4.3).
-            if f < s || f >= e || f % 4 != 0 {
-                continue;
-            }
-            let at = (f - s) as usize;
-            let parsed = parse_fpdu(self.framing, self.cfg.max_ulpdu, f as u32, &bytes[at..], f);
-            if let Ok(Some((ulpdu, w))) = parsed {
-                starts.insert(f + w as u64);
-                found.push(Located { start: f, end: f + w as u64, ulpdu: ulpdu.data });
-            }
-        }
-        found
+        let chain = self.placed.range(..=s).next_back().map(|(_, p)| p.end).filter(|&x| x >= s);
+        let settings = LocateSettings {
+            framing: self.framing,
+            max_ulpdu: self.cfg.max_ulpdu,
+            aligned_detect: self.cfg.aligned_detect,
+            version: self.version,
+        };
+        locate_fpdus(&settings, chain, s, e, bytes)
     }
+}
 
-    /// Appendix B.2 header alignment: `[s, e)` is a chain of complete FPDUs with good CRCs and
-    /// valid DDP/RDMAP headers that ends exactly at `e`.
-    fn header_aligned(&self, s: u64, e: u64, bytes: &[u8]) -> bool {
-        if s % 4 != 0 {
-            return false;
+/// What [`locate_fpdus`] needs to know of the connection.
+#[derive(Clone, Copy, Debug)]
+pub struct LocateSettings {
+    /// Markers on or off (`offset` is ignored: positions are offsets from the Marker origin).
+    pub framing: FramingConfig,
+    /// The largest ULPDU_Length accepted.
+    pub max_ulpdu: u32,
+    /// Appendix B.2 header-alignment detection.
+    pub aligned_detect: bool,
+    /// DDP/RDMAP version, for the header check of header alignment.
+    pub version: ProtocolVersion,
+}
+
+/// A CRC-good FPDU found inside a segment by [`locate_fpdus`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// Offset from the origin of its first octet.
+    pub start: u64,
+    /// Offset just after its last octet.
+    pub end: u64,
+    /// Its ULPDU.
+    pub ulpdu: Vec<u8>,
+}
+
+/// The CRC-good FPDUs located inside the segment `[s, e)` (offsets from the Marker origin;
+/// `bytes` its octets), in order of their first octet, none overlapping another (RFC 5044
+/// section 6 methods 2 and 3, Appendix B.2).
+///
+/// Candidate starts, in this order: `s` when the segment is header-aligned (`aligned_detect`);
+/// `chain` (the end of the placed FPDU that contains or ends at `s`); the start each Marker
+/// inside the segment points at, Markers in stream order. A candidate is tried unless it lies
+/// outside `[s, e)`, is not a multiple of 4, or lies before the first octet not yet tried: a
+/// try follows the ULPDU_Length chain from the candidate while each FPDU is complete and
+/// verifies (CRC, limit, FPDUPTR), and it has tried every octet up to and including the start
+/// of the FPDU that ended it. So a Marker that disagrees with a chain already found is ignored,
+/// and the hardware (`hdl::place::locate`) needs no sorting: it keeps the Markers' candidates
+/// in arrival order.
+pub fn locate_fpdus(
+    settings: &LocateSettings,
+    chain: Option<u64>,
+    s: u64,
+    e: u64,
+    bytes: &[u8],
+) -> Vec<Located> {
+    let mut found = Vec::new();
+    if e <= s {
+        return found;
+    }
+    let mut candidates: Vec<u64> = Vec::new();
+    if settings.aligned_detect && header_aligned(settings, s, e, bytes) {
+        candidates.push(s);
+    }
+    candidates.extend(chain);
+    if settings.framing.markers {
+        let interval = MARKER_INTERVAL as u64;
+        let mut m = s.div_ceil(interval) * interval;
+        while m + MARKER_LEN as u64 <= e {
+            let at = (m - s) as usize;
+            let fpduptr = (u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]) & !3) as u64;
+            if fpduptr == 0 {
+                candidates.push(m);
+            } else if fpduptr <= m {
+                let header = m - fpduptr;
+                let lead = header >= 4 && (header - 4) % interval == 0;
+                candidates.push(if lead { header - 4 } else { header });
+            }
+            m += interval;
         }
-        let mut f = s;
+    }
+    let mut untried = s;
+    for c in candidates {
+        // FPDUs start at multiples of 4 from the origin (4.1 PAD, 4.3).
+        if c < untried || c >= e || c % 4 != 0 {
+            continue;
+        }
+        let mut f = c;
         while f < e {
             let at = (f - s) as usize;
-            match parse_fpdu(self.framing, self.cfg.max_ulpdu, f as u32, &bytes[at..], f) {
-                Ok(Some((ulpdu, w))) if decode_with(&ulpdu.data, self.version).is_ok() => {
+            match parse_fpdu(settings.framing, settings.max_ulpdu, f as u32, &bytes[at..], f) {
+                Ok(Some((ulpdu, w))) => {
+                    found.push(Located { start: f, end: f + w as u64, ulpdu: ulpdu.data });
                     f += w as u64;
                 }
-                _ => return false,
+                _ => break,
             }
         }
-        f == e
+        untried = f + 1;
     }
+    found
+}
+
+/// Appendix B.2 header alignment: `[s, e)` is a chain of complete FPDUs with good CRCs and
+/// valid DDP/RDMAP headers that ends exactly at `e`.
+fn header_aligned(settings: &LocateSettings, s: u64, e: u64, bytes: &[u8]) -> bool {
+    if s % 4 != 0 {
+        return false;
+    }
+    let mut f = s;
+    while f < e {
+        let at = (f - s) as usize;
+        match parse_fpdu(settings.framing, settings.max_ulpdu, f as u32, &bytes[at..], f) {
+            Ok(Some((ulpdu, w))) if decode_with(&ulpdu.data, settings.version).is_ok() => {
+                f += w as u64;
+            }
+            _ => return false,
+        }
+    }
+    f == e
 }
 
 /// The segment with an empty payload (the record keeps only the header and the length).
