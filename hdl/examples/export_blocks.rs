@@ -1,8 +1,10 @@
-//! Writes every transmit block alone (no stream wrapper beyond its own) for the widths given on
-//! the command line (default 8) to `build/verilog/blocks/`, for per-block synthesis numbers
-//! (`fpga/ecp5_ooc.sh build/verilog/blocks/tx_framer_w8.v tx_framer_w8`).
+//! Writes every transmit block and the out-of-order FPDU locator alone (no stream wrapper beyond
+//! its own) for the widths given on the command line (default 8) to `build/verilog/blocks/`, for
+//! per-block synthesis numbers (`fpga/ecp5_ooc.sh build/verilog/blocks/tx_framer_w8.v
+//! tx_framer_w8`, or `rnic synth --top place_locate --verilog-dir build/verilog/blocks`).
 
 use hdl::export::export_block;
+use hdl::place::locate::PlaceLocate;
 use hdl::tx::{
     crc_unit::TxCrcUnit, framer::TxFramer, marker_inserter::TxMarkerInserter,
     segmenter::TxSegmenter,
@@ -26,6 +28,7 @@ fn main() {
             write(dir, &format!("tx_marker_inserter_w{W}"), TxMarkerInserter::<W, B>::new());
             write(dir, &format!("tx_crc_unit_w{W}"), TxCrcUnit::<W, B>::new());
             write(dir, &format!("tx_segmenter_w{W}"), TxSegmenter::<W, B>::new());
+            write(dir, &format!("place_locate_w{W}"), PlaceLocate::<W, B>::new());
         });
     }
 }

@@ -25,6 +25,7 @@
 pub mod board;
 pub mod crc;
 pub mod icarus;
+pub mod locate;
 pub mod lockstep;
 pub mod packet;
 pub mod place;

@@ -28,6 +28,7 @@
 pub mod check;
 pub mod deliver;
 pub mod header;
+pub mod locate;
 pub mod reassembly;
 pub mod regs;
 pub mod rnic_rx;

@@ -1,0 +1,616 @@
+//! `PlaceLocate`: finds the FPDUs inside one out-of-order TCP segment that can be verified on
+//! their own (RFC 5044 section 6, methods 2 and 3: "the receiver can use the Markers to find
+//! the FPDUs ... FPDUs with valid CRCs"; 4.2 FPDUPTR), exactly as
+//! [`golden::receiver::locate_fpdus`] does with header-alignment detection off.
+//!
+//! Two passes over the segment. The first watches the segment as it streams in (into the
+//! reassembly ring, in `rnic_rx`) and keeps the start each Marker inside it points at; the
+//! second reads the segment back from where it was stored, once per candidate, through a
+//! verification path of its own (the blocks of `mpa_rx`, reset at the candidate, FIN on the
+//! segment's last octet) and reports every FPDU of the ULPDU_Length chain that verifies:
+//!
+//! ```text
+//!  s_axis ─► input register ─► Marker in this beat? FPDUPTR ─► candidate ─► LutRam (128, arrival order)
+//!  (pass 1)                    (octets b-3 .. b+W-1)
+//!  candidates: chain_seq first, then the LutRam; skip those before the first untried octet
+//!      │ rd_* request [c, e)
+//!      ▼
+//!  s_rd ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─┬─► RxMarkerStripper ─► verdict per FPDU ─► loc_*
+//!  (pass 2, reset at c)                               └─► FPDU ends (octets per packet) ─┘
+//! ```
+//!
+//! - **Candidates** (golden order): `chain_seq` when `chain_valid` (the end of the placed FPDU
+//!   that contains or ends at the segment's first octet), then the Markers' in stream order. A
+//!   Marker at `m` with `m + 4 <= e` and FPDUPTR `p` (low two bits ignored, 4.2) points at `m`
+//!   when `p = 0`, otherwise at `m - p`, or 4 octets earlier when a Marker sits there (a leading
+//!   Marker, 4.3: `p mod 512 = 508`); a start before the segment is dropped. A Marker whose
+//!   start is not beyond the previous Marker's is dropped in pass 1 (the golden rule would skip
+//!   it in pass 2), so the kept starts increase and at most 128 are kept (a segment of at most
+//!   65,536 octets holds at most 128 Markers; the 129th and later of a longer one are ignored).
+//! - **Tries**: a candidate before the first untried octet is skipped. Otherwise the segment
+//!   from the candidate to its end is requested (`rd_*`) and streamed through the verification
+//!   path; each FPDU it releases (CRC, ULPDU_Length limit and FPDUPTR checks as in `mpa_rx`)
+//!   is reported on `loc_*`. The try ends at the first error packet (a bad FPDU, or FIN inside
+//!   an FPDU: the segment ends in it) or at an FPDU that ends at the segment's end; everything
+//!   up to the start of the FPDU that ended it is then tried. The rest of the read is drained.
+//! - Without CRCs (`cfg_crc` low) nothing is located (section 6 locates FPDUs with valid CRCs).
+//!
+//! Positions are 32-bit sequence numbers; every comparison is of offsets from the segment's
+//! first octet, so sequence numbers may wrap through 2^32 anywhere.
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
+//! | `cfg_origin` | in | 32 | sequence number of the Marker origin (4.3) |
+//! | `cfg_markers`, `cfg_crc` | in | 1 | Markers and CRCs on for this direction |
+//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (at most 64768) |
+//! | `s_axis` | in | 8W | the segment, one packet, `tuser[31:0]` the sequence number of its first octet ([`RX_SEG_USER`]); taken at one beat per cycle when idle |
+//! | `chain_valid`, `chain_seq` | in | 1, 32 | sampled with the segment's first beat: a start known from a placed FPDU |
+//! | `rd_valid`, `rd_ready`, `rd_seq`, `rd_end` | out, in, out, out | 1, 1, 32, 32 | read request: the segment's octets `[rd_seq, rd_end)` |
+//! | `s_rd` | in | 8W | the octets read, one packet, lane 0 first (its `tuser` is not used) |
+//! | `loc_valid`, `loc_start`, `loc_end` | out | 1, 32, 32 | pulse: a located FPDU `[loc_start, loc_end)`, in increasing order |
+//! | `done` | out | 1 | pulse: the segment is finished (every FPDU reported); the next is taken |
+//! | `watchdog` | out | 1 | sticky: a try ended because the path stayed silent 255 cycles after its last octet (not expected; a test asserts it stays low) |
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//!
+//! ### Latency and throughput
+//! Pass 1: one beat per cycle, then two cycles. Pass 2: per try, one cycle to choose, the
+//! request, the read at one beat per cycle (as the reader delivers), the path's latency (about
+//! 20 to 30 cycles) and two cycles to finish; one cycle per candidate skipped.
+//!
+//! ### Reset
+//! `rst` empties everything; the next beat of `s_axis` starts a segment.
+
+use crate::fifo::RegFifo;
+use crate::keep_words::KeepWords;
+use crate::lutram::LutRam;
+use crate::rx::crc_check::RxCrcCheck;
+use crate::rx::delineator::RxDelineator;
+use crate::rx::marker_stripper::RxMarkerStripper;
+use crate::rx::realigner::{RxRealigner, RX_SEG_USER};
+use crate::stream::{check_stream_params, StreamSink};
+use rust_hdl::prelude::*;
+
+/// Marker candidates kept per segment.
+pub const LOCATE_CANDIDATES: usize = 128;
+
+// States (literals in `update`): 0 take the segment, 1 last beat in the register, 2 choose a
+// candidate, 3 request (the path in reset), 4 try, 5 done.
+
+/// The FPDU locator; see the module documentation.
+#[derive(LogicBlock)]
+pub struct PlaceLocate<const W: usize, const B: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// Sequence number of the Marker origin.
+    pub cfg_origin: Signal<In, Bits<32>>,
+    /// Markers on.
+    pub cfg_markers: Signal<In, Bit>,
+    /// CRCs on.
+    pub cfg_crc: Signal<In, Bit>,
+    /// Largest ULPDU_Length accepted.
+    pub cfg_max_ulpdu: Signal<In, Bits<16>>,
+    /// The segment (pass 1).
+    pub s_axis: StreamSink<W, B, RX_SEG_USER>,
+    /// A start known from a placed FPDU (with the first beat).
+    pub chain_valid: Signal<In, Bit>,
+    /// That start.
+    pub chain_seq: Signal<In, Bits<32>>,
+    /// Read request.
+    pub rd_valid: Signal<Out, Bit>,
+    /// Read request taken.
+    pub rd_ready: Signal<In, Bit>,
+    /// First octet to read.
+    pub rd_seq: Signal<Out, Bits<32>>,
+    /// Octet after the last to read.
+    pub rd_end: Signal<Out, Bits<32>>,
+    /// The octets read (pass 2).
+    pub s_rd: StreamSink<W, B, RX_SEG_USER>,
+    /// Pulse: a located FPDU.
+    pub loc_valid: Signal<Out, Bit>,
+    /// Its first octet.
+    pub loc_start: Signal<Out, Bits<32>>,
+    /// The octet after its last.
+    pub loc_end: Signal<Out, Bits<32>>,
+    /// Pulse: the segment is finished.
+    pub done: Signal<Out, Bit>,
+    /// Sticky: a try timed out.
+    pub watchdog: Signal<Out, Bit>,
+    realigner: RxRealigner<W, B>,
+    delineator: RxDelineator<W, B>,
+    crc: RxCrcCheck<W, B>,
+    stripper: RxMarkerStripper<W, B>,
+    kw: KeepWords<W>,
+    cands: LutRam<32, 7>,
+    ends: RegFifo<32>,
+    state: DFF<Bits<3>>,
+    first: DFF<Bit>,
+    // Pass 1: the input register and the position.
+    v1: DFF<Bit>,
+    d1: DFF<Bits<B>>,
+    k1: DFF<Bits<W>>,
+    last1: DFF<Bit>,
+    first1: DFF<Bit>,
+    seg_s: DFF<Bits<32>>,
+    len: DFF<Bits<32>>,
+    ph: DFF<Bits<9>>,
+    tail: DFF<Bits<24>>,
+    e_off: DFF<Bits<32>>,
+    ch_pend: DFF<Bit>,
+    ch_seq: DFF<Bits<32>>,
+    have_last: DFF<Bit>,
+    last_c: DFF<Bits<32>>,
+    wr: DFF<Bits<8>>,
+    rd: DFF<Bits<8>>,
+    // Pass 2.
+    untried: DFF<Bits<32>>,
+    cur_c: DFF<Bits<32>>,
+    c_seq: DFF<Bits<32>>,
+    last_end: DFF<Bits<32>>,
+    over: DFF<Bit>,
+    rd_last: DFF<Bit>,
+    wd: DFF<Bits<8>>,
+    wd_hit: DFF<Bit>,
+    acc: DFF<Bits<32>>,
+    loc_v: DFF<Bit>,
+    loc_s: DFF<Bits<32>>,
+    loc_e: DFF<Bits<32>>,
+    // Constants.
+    c_w9: Constant<Bits<9>>,
+    c_3_9: Constant<Bits<9>>,
+    c_1_9: Constant<Bits<9>>,
+    c_508: Constant<Bits<9>>,
+    c_w32: Constant<Bits<32>>,
+    c_3_32: Constant<Bits<32>>,
+    c_4_32: Constant<Bits<32>>,
+    c_fffc: Constant<Bits<16>>,
+    c_tail: Constant<Bits<16>>,
+    c_fin: Constant<Bits<RX_SEG_USER>>,
+    c_cnt: Vec<Constant<Bits<32>>>,
+    // Locals.
+    take: Signal<Local, Bit>,
+    ph_now: Signal<Local, Bits<9>>,
+    len_now: Signal<Local, Bits<32>>,
+    n1: Signal<Local, Bits<32>>,
+    u: Signal<Local, Bits<9>>,
+    u16: Signal<Local, Bits<16>>,
+    um1_16: Signal<Local, Bits<16>>,
+    in_beat: Signal<Local, Bit>,
+    kshift: Signal<Local, Bits<W>>,
+    ch_rel: Signal<Local, Bits<32>>,
+    lo: Signal<Local, Bits<8>>,
+    hi: Signal<Local, Bits<8>>,
+    p: Signal<Local, Bits<16>>,
+    p32: Signal<Local, Bits<32>>,
+    d: Signal<Local, Bits<32>>,
+    hdr: Signal<Local, Bits<32>>,
+    cand: Signal<Local, Bits<32>>,
+    cand_ok: Signal<Local, Bit>,
+    cnt: Signal<Local, Bits<8>>,
+    push: Signal<Local, Bit>,
+    pick: Signal<Local, Bits<32>>,
+    chain_rst: Signal<Local, Bit>,
+    tap: Signal<Local, Bit>,
+    out_take: Signal<Local, Bit>,
+    s_err: Signal<Local, Bit>,
+    end_off: Signal<Local, Bits<32>>,
+}
+
+impl<const W: usize, const B: usize> PlaceLocate<W, B> {
+    /// Builds the locator; panics if `W` is not 4, 8, 16, 32 or 64 or `B != 8W`.
+    pub fn new() -> Self {
+        check_stream_params("PlaceLocate", W, B, RX_SEG_USER);
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cfg_origin: Default::default(),
+            cfg_markers: Default::default(),
+            cfg_crc: Default::default(),
+            cfg_max_ulpdu: Default::default(),
+            s_axis: StreamSink::new(),
+            chain_valid: Default::default(),
+            chain_seq: Default::default(),
+            rd_valid: Default::default(),
+            rd_ready: Default::default(),
+            rd_seq: Default::default(),
+            rd_end: Default::default(),
+            s_rd: StreamSink::new(),
+            loc_valid: Default::default(),
+            loc_start: Default::default(),
+            loc_end: Default::default(),
+            done: Default::default(),
+            watchdog: Default::default(),
+            realigner: RxRealigner::new(),
+            delineator: RxDelineator::new(),
+            crc: RxCrcCheck::new(),
+            stripper: RxMarkerStripper::new(),
+            kw: KeepWords::new(),
+            cands: LutRam::default(),
+            ends: RegFifo::new(16),
+            state: Default::default(),
+            first: Default::default(),
+            v1: Default::default(),
+            d1: Default::default(),
+            k1: Default::default(),
+            last1: Default::default(),
+            first1: Default::default(),
+            seg_s: Default::default(),
+            len: Default::default(),
+            ph: Default::default(),
+            tail: Default::default(),
+            e_off: Default::default(),
+            ch_pend: Default::default(),
+            ch_seq: Default::default(),
+            have_last: Default::default(),
+            last_c: Default::default(),
+            wr: Default::default(),
+            rd: Default::default(),
+            untried: Default::default(),
+            cur_c: Default::default(),
+            c_seq: Default::default(),
+            last_end: Default::default(),
+            over: Default::default(),
+            rd_last: Default::default(),
+            wd: Default::default(),
+            wd_hit: Default::default(),
+            acc: Default::default(),
+            loc_v: Default::default(),
+            loc_s: Default::default(),
+            loc_e: Default::default(),
+            c_w9: Constant::new((W as u64).into()),
+            c_3_9: Constant::new(3u64.into()),
+            c_1_9: Constant::new(1u64.into()),
+            c_508: Constant::new(508u64.into()),
+            c_w32: Constant::new((W as u64).into()),
+            c_3_32: Constant::new(3u64.into()),
+            c_4_32: Constant::new(4u64.into()),
+            c_fffc: Constant::new(0xFFFCu64.into()),
+            c_tail: Constant::new(((B - 24) as u64).into()),
+            c_fin: Constant::new((1u64 << 32).into()),
+            c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            take: Default::default(),
+            ph_now: Default::default(),
+            len_now: Default::default(),
+            n1: Default::default(),
+            u: Default::default(),
+            u16: Default::default(),
+            um1_16: Default::default(),
+            in_beat: Default::default(),
+            kshift: Default::default(),
+            ch_rel: Default::default(),
+            lo: Default::default(),
+            hi: Default::default(),
+            p: Default::default(),
+            p32: Default::default(),
+            d: Default::default(),
+            hdr: Default::default(),
+            cand: Default::default(),
+            cand_ok: Default::default(),
+            cnt: Default::default(),
+            push: Default::default(),
+            pick: Default::default(),
+            chain_rst: Default::default(),
+            tap: Default::default(),
+            out_take: Default::default(),
+            s_err: Default::default(),
+            end_off: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const B: usize> Default for PlaceLocate<W, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, first, v1, d1, k1, last1, first1, seg_s, len, ph, tail, e_off,
+            ch_pend, ch_seq, have_last, last_c, wr, rd, untried, cur_c, c_seq, last_end, over,
+            rd_last, wd, wd_hit, acc, loc_v, loc_s, loc_e
+        );
+        self.realigner.clock.next = self.clock.val();
+        self.delineator.clock.next = self.clock.val();
+        self.crc.clock.next = self.clock.val();
+        self.stripper.clock.next = self.clock.val();
+        self.cands.clock.next = self.clock.val();
+        self.ends.clock.next = self.clock.val();
+
+        // ---- Outputs. ----
+        self.loc_valid.next = self.loc_v.q.val() & !self.rst.val();
+        self.loc_start.next = self.loc_s.q.val();
+        self.loc_end.next = self.loc_e.q.val();
+        self.done.next = (self.state.q.val() == 5) & !self.rst.val();
+        self.watchdog.next = self.wd_hit.q.val();
+        self.rd_valid.next = (self.state.q.val() == 3) & !self.rst.val();
+        self.rd_seq.next = self.c_seq.q.val();
+        self.rd_end.next = self.seg_s.q.val() + self.e_off.q.val();
+        self.loc_v.d.next = false;
+
+        // ---- Pass 1: take the segment; the input register. ----
+        self.s_axis.ready.next = (self.state.q.val() == 0) & !self.rst.val();
+        self.take.next = self.s_axis.valid.val() & (self.state.q.val() == 0) & !self.rst.val();
+        self.v1.d.next = self.take.val();
+        if self.take.val() {
+            self.d1.d.next = self.s_axis.data.val();
+            self.k1.d.next = self.s_axis.keep.val();
+            self.last1.d.next = self.s_axis.last.val();
+            self.first1.d.next = self.first.q.val();
+            if self.first.q.val() {
+                self.seg_s.d.next = bit_cast::<32, RX_SEG_USER>(self.s_axis.user.val());
+                self.ch_pend.d.next = self.chain_valid.val();
+                self.ch_seq.d.next = self.chain_seq.val();
+                self.first.d.next = false;
+            }
+            if self.s_axis.last.val() {
+                self.first.d.next = true;
+                self.state.d.next = 1.into();
+            }
+        }
+
+        // ---- Pass 1: the Marker whose last octet is in the registered beat. The window is the
+        // previous beat's last three octets and this beat: its octet u is the Marker's first,
+        // u + 3 = the lane of its last. ----
+        self.ph_now.next = self.ph.q.val();
+        self.len_now.next = self.len.q.val();
+        if self.first1.q.val() {
+            self.ph_now.next = bit_cast::<9, 32>(self.seg_s.q.val() - self.cfg_origin.val());
+            self.len_now.next = 0.into();
+        }
+        self.n1.next = 0.into();
+        for k in 0..W {
+            if self.k1.q.val().get_bit(k) {
+                self.n1.next = self.c_cnt[k].val();
+            }
+        }
+        self.u.next = self.c_3_9.val() - self.ph_now.val();
+        self.u16.next = bit_cast::<16, 9>(self.u.val()) << 3;
+        self.um1_16.next = bit_cast::<16, 9>(self.u.val() - self.c_1_9.val()) << 3;
+        self.kshift.next = self.k1.q.val() >> bit_cast::<16, 9>(self.u.val());
+        self.in_beat.next = (self.u.val() < self.c_w9.val())
+            & self.kshift.val().get_bit(0)
+            & (!self.first1.q.val() | (self.u.val() >= self.c_3_9.val()));
+        self.lo.next = bit_cast::<8, B>(self.d1.q.val() >> self.u16.val());
+        self.hi.next = bit_cast::<8, B>(self.d1.q.val() >> self.um1_16.val());
+        if self.u.val() == 0 {
+            self.hi.next = bit_cast::<8, 24>(self.tail.q.val() >> 16);
+        }
+        self.p.next = ((bit_cast::<16, 8>(self.hi.val()) << 8) | bit_cast::<16, 8>(self.lo.val()))
+            & self.c_fffc.val();
+        self.p32.next = bit_cast::<32, 16>(self.p.val());
+        self.d.next = self.len_now.val() + bit_cast::<32, 9>(self.u.val()) - self.c_3_32.val();
+        self.hdr.next = self.d.val() - self.p32.val();
+        self.cand.next = self.d.val();
+        self.cand_ok.next = self.in_beat.val();
+        if self.p.val() != 0 {
+            self.cand.next = self.hdr.val();
+            self.cand_ok.next = self.in_beat.val() & (self.p32.val() <= self.d.val());
+            if bit_cast::<9, 16>(self.p.val()) == self.c_508.val() {
+                self.cand.next = self.hdr.val() - self.c_4_32.val();
+                self.cand_ok.next = self.in_beat.val()
+                    & (self.p32.val() <= self.d.val())
+                    & (self.hdr.val() >= self.c_4_32.val());
+            }
+        }
+        self.cnt.next = self.wr.q.val() - self.rd.q.val();
+        self.push.next = self.v1.q.val()
+            & self.cfg_markers.val()
+            & self.cand_ok.val()
+            & (!self.have_last.q.val()
+                | self.first1.q.val()
+                | (self.cand.val() > self.last_c.q.val()))
+            & !self.cnt.val().get_bit(7);
+        self.cands.write_enable.next = self.push.val();
+        self.cands.write_address.next = bit_cast::<7, 8>(self.wr.q.val());
+        self.cands.write_data.next = self.cand.val();
+        self.cands.read_address.next = bit_cast::<7, 8>(self.rd.q.val());
+        if self.v1.q.val() {
+            if self.first1.q.val() {
+                self.have_last.d.next = false;
+            }
+            if self.push.val() {
+                self.wr.d.next = self.wr.q.val() + 1;
+                self.last_c.d.next = self.cand.val();
+                self.have_last.d.next = true;
+            }
+            self.len.d.next = self.len_now.val() + self.n1.val();
+            self.ph.d.next = self.ph_now.val() + self.c_w9.val();
+            self.tail.d.next = bit_cast::<24, B>(self.d1.q.val() >> self.c_tail.val());
+            if self.last1.q.val() {
+                self.e_off.d.next = self.len_now.val() + self.n1.val();
+            }
+        }
+        if self.state.q.val() == 1 {
+            self.state.d.next = 2.into();
+        }
+
+        // ---- Pass 2: choose the next candidate. ----
+        self.pick.next = self.ch_seq.q.val() - self.seg_s.q.val();
+        self.ch_rel.next = self.ch_seq.q.val() - self.cfg_origin.val();
+        if !self.ch_pend.q.val() {
+            self.pick.next = self.cands.read_data.val();
+        }
+        if self.state.q.val() == 2 {
+            if !self.cfg_crc.val() {
+                self.state.d.next = 5.into();
+            } else if self.ch_pend.q.val() {
+                self.ch_pend.d.next = false;
+                if (self.pick.val() < self.e_off.q.val())
+                    & (self.ch_rel.val().get_bits::<2>(0) == 0)
+                    & (self.pick.val() >= self.untried.q.val())
+                {
+                    self.state.d.next = 3.into();
+                }
+            } else if self.wr.q.val() != self.rd.q.val() {
+                self.rd.d.next = self.rd.q.val() + 1;
+                if self.pick.val() >= self.untried.q.val() {
+                    self.state.d.next = 3.into();
+                }
+            } else {
+                self.state.d.next = 5.into();
+            }
+            self.cur_c.d.next = self.pick.val();
+            self.c_seq.d.next = self.seg_s.q.val() + self.pick.val();
+        }
+
+        // ---- Pass 2: the request (the verification path in reset meanwhile). ----
+        self.chain_rst.next = self.rst.val() | (self.state.q.val() == 3);
+        if (self.state.q.val() == 3) & self.rd_ready.val() {
+            self.state.d.next = 4.into();
+            self.over.d.next = false;
+            self.rd_last.d.next = false;
+            self.wd.d.next = 0.into();
+            self.acc.d.next = 0.into();
+            self.last_end.d.next = self.cur_c.q.val();
+        }
+
+        // ---- Pass 2: the verification path. ----
+        self.realigner.rst.next = self.chain_rst.val();
+        self.delineator.rst.next = self.chain_rst.val();
+        self.crc.rst.next = self.chain_rst.val();
+        self.stripper.rst.next = self.chain_rst.val();
+        self.ends.rst.next = self.chain_rst.val();
+        self.realigner.cfg_seq.next = self.c_seq.q.val();
+        self.realigner.cfg_origin.next = self.cfg_origin.val();
+        self.delineator.cfg_seq.next = self.c_seq.q.val();
+        self.delineator.cfg_origin.next = self.cfg_origin.val();
+        self.delineator.cfg_markers.next = self.cfg_markers.val();
+        self.delineator.cfg_crc.next = self.cfg_crc.val();
+        self.delineator.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
+        // s_rd -> realigner: the try's sequence number, FIN on the last beat; once the try is
+        // over the rest of the read is taken and dropped.
+        self.realigner.s_axis.data.next = self.s_rd.data.val();
+        self.realigner.s_axis.keep.next = self.s_rd.keep.val();
+        self.realigner.s_axis.user.next = bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val());
+        if self.s_rd.last.val() {
+            self.realigner.s_axis.user.next =
+                bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val()) | self.c_fin.val();
+        }
+        self.realigner.s_axis.last.next = self.s_rd.last.val();
+        self.realigner.s_axis.valid.next = false;
+        self.s_rd.ready.next = false;
+        if (self.state.q.val() == 4) & !self.rst.val() {
+            if self.over.q.val() | self.rd_last.q.val() {
+                self.s_rd.ready.next = !self.rd_last.q.val();
+            } else {
+                self.realigner.s_axis.valid.next = self.s_rd.valid.val();
+                self.s_rd.ready.next = self.realigner.s_axis.ready.val();
+            }
+            if self.s_rd.valid.val() & self.s_rd.last.val() & self.s_rd.ready.val() {
+                self.rd_last.d.next = true;
+            }
+        }
+        // realigner -> delineator -> CRC check -> Marker stripper.
+        self.delineator.s_axis.data.next = self.realigner.m_axis.data.val();
+        self.delineator.s_axis.keep.next = self.realigner.m_axis.keep.val();
+        self.delineator.s_axis.user.next = self.realigner.m_axis.user.val();
+        self.delineator.s_axis.last.next = self.realigner.m_axis.last.val();
+        self.delineator.s_axis.valid.next = self.realigner.m_axis.valid.val();
+        self.realigner.m_axis.ready.next = self.delineator.s_axis.ready.val();
+        self.crc.s_axis.data.next = self.delineator.m_axis.data.val();
+        self.crc.s_axis.keep.next = self.delineator.m_axis.keep.val();
+        self.crc.s_axis.user.next = self.delineator.m_axis.user.val();
+        self.crc.s_axis.last.next = self.delineator.m_axis.last.val();
+        self.crc.s_axis.valid.next = self.delineator.m_axis.valid.val();
+        self.delineator.m_axis.ready.next = self.crc.s_axis.ready.val();
+        self.stripper.s_axis.data.next = self.crc.m_axis.data.val();
+        self.stripper.s_axis.keep.next = self.crc.m_axis.keep.val();
+        self.stripper.s_axis.user.next = self.crc.m_axis.user.val();
+        self.stripper.s_axis.last.next = self.crc.m_axis.last.val();
+        self.stripper.s_axis.valid.next = self.crc.m_axis.valid.val();
+        self.crc.m_axis.ready.next = self.stripper.s_axis.ready.val();
+        // The tap: each FPDU packet's octets give its end.
+        self.kw.keep.next = self.crc.m_axis.keep.val();
+        self.tap.next = self.crc.m_axis.valid.val() & self.stripper.s_axis.ready.val();
+        self.ends.push.next = false;
+        self.ends.push_data.next = bit_cast::<32, 32>(
+            bit_cast::<32, 44>(self.crc.m_axis.user.val())
+                + self.acc.q.val()
+                + (bit_cast::<32, 6>(self.kw.words.val()) << 2),
+        );
+        if self.tap.val() {
+            if self.crc.m_axis.last.val() {
+                self.acc.d.next = 0.into();
+                self.ends.push.next = !self.crc.m_axis.user.val().get_bit(41);
+            } else {
+                self.acc.d.next = self.acc.q.val() + self.c_w32.val();
+            }
+        }
+        // The stripper's verdicts.
+        self.s_err.next = self.stripper.m_axis.user.val().get_bit(48);
+        self.stripper.m_axis.ready.next = true;
+        if (self.state.q.val() == 4)
+            & !self.over.q.val()
+            & self.stripper.m_axis.last.val()
+            & !self.s_err.val()
+            & !self.ends.out_valid.val()
+        {
+            self.stripper.m_axis.ready.next = false;
+        }
+        self.out_take.next = (self.state.q.val() == 4)
+            & !self.over.q.val()
+            & self.stripper.m_axis.valid.val()
+            & self.stripper.m_axis.ready.val()
+            & self.stripper.m_axis.last.val();
+        self.end_off.next = self.ends.out_data.val() - self.seg_s.q.val();
+        self.ends.out_ready.next = false;
+        if self.out_take.val() {
+            if self.s_err.val() {
+                self.over.d.next = true;
+            } else {
+                self.ends.out_ready.next = true;
+                self.loc_v.d.next = true;
+                self.loc_s.d.next = bit_cast::<32, 51>(self.stripper.m_axis.user.val());
+                self.loc_e.d.next = self.ends.out_data.val();
+                self.last_end.d.next = self.end_off.val();
+                if self.end_off.val() == self.e_off.q.val() {
+                    self.over.d.next = true;
+                }
+            }
+        }
+        // The watchdog, and the end of a try.
+        if (self.state.q.val() == 4) & self.rd_last.q.val() & !self.over.q.val() {
+            self.wd.d.next = self.wd.q.val() + 1;
+            if self.wd.q.val() == 254 {
+                self.over.d.next = true;
+                self.wd_hit.d.next = true;
+            }
+        }
+        if (self.state.q.val() == 4) & self.over.q.val() & self.rd_last.q.val() {
+            self.state.d.next = 2.into();
+            self.untried.d.next = self.last_end.q.val() + 1;
+        }
+
+        // ---- Done: ready for the next segment. ----
+        if self.state.q.val() == 5 {
+            self.state.d.next = 0.into();
+            self.wr.d.next = 0.into();
+            self.rd.d.next = 0.into();
+            self.untried.d.next = 0.into();
+            self.ch_pend.d.next = false;
+        }
+
+        if self.rst.val() {
+            self.state.d.next = 0.into();
+            self.first.d.next = true;
+            self.v1.d.next = false;
+            self.wr.d.next = 0.into();
+            self.rd.d.next = 0.into();
+            self.untried.d.next = 0.into();
+            self.ch_pend.d.next = false;
+            self.have_last.d.next = false;
+            self.over.d.next = false;
+            self.rd_last.d.next = false;
+            self.wd_hit.d.next = false;
+            self.loc_v.d.next = false;
+        }
+    }
+}
