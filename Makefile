@@ -145,7 +145,7 @@ rx-campaign:
 
 # 10^5 segments at W = 8 and at W = 64 through PlaceReassembly's exported Verilog and through
 # the whole rnic_rx's (make test runs 2 x 10^4 and 2,000), the tests make test leaves out (the
-# rust-hdl model of PlaceReassembly and rnic_rx at W = 32 and 64 with segments out of order;
+# rust-hdl model of PlaceReassembly, PlaceLocate and rnic_rx at W = 32 and 64;
 # marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt and the ULX3S bitstream
 # beside them. CI runs it after make test.
 test-long: deps
@@ -154,7 +154,7 @@ test-long: deps
 	     >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
 	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test place_reassembly campaign && \
 	RNIC_CAMPAIGN_SEGMENTS=100000 $(CARGO) test --release -p testbench --test rnic_rx campaign -- --nocapture && \
-	$(CARGO) test --release -p testbench --test rnic_rx --test place_reassembly -- --ignored; \
+	$(CARGO) test --release -p testbench --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
@@ -165,7 +165,7 @@ test-long: deps
 # the golden model. The lockstep tests are left out: they compare with the rust-hdl model's
 # declared values, which include data registers no output qualifies before reset. CI runs it
 # after make test-long.
-X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly reset_with_traffic loopback
+X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback
 test-x-initial: deps
 	RNIC_VERILATOR_X=unique $(CARGO) test --release --no-fail-fast -p testbench \
 	    $(addprefix --test ,$(X_INITIAL_TESTS)) -- verilator --skip agree --skip lockstep

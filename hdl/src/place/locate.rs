@@ -10,7 +10,7 @@
 //! segment's last octet) and reports every FPDU of the ULPDU_Length chain that verifies:
 //!
 //! ```text
-//!  s_axis ─► input register ─► Marker in this beat? FPDUPTR ─► candidate ─► LutRam (128, arrival order)
+//!  s_axis ─► input register ─► Marker in this beat? FPDUPTR ─► start ─► beyond the last? ─► LutRam (128, arrival order)
 //!  (pass 1)                    (octets b-3 .. b+W-1)
 //!  candidates: chain_seq first, then the LutRam; skip those before the first untried octet
 //!      │ rd_* request [c, e)
@@ -57,7 +57,7 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Pass 1: one beat per cycle, then two cycles. Pass 2: per try, one cycle to choose, the
+//! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. Pass 2: per try, one cycle to choose, the
 //! request, the read at one beat per cycle (as the reader delivers), the path's latency (about
 //! 20 to 30 cycles) and two cycles to finish; one cycle per candidate skipped.
 //!
@@ -141,6 +141,15 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     ph: DFF<Bits<9>>,
     tail: DFF<Bits<24>>,
     e_off: DFF<Bits<32>>,
+    vb: DFF<Bit>,
+    first_b: DFF<Bit>,
+    in_b: DFF<Bit>,
+    p_b: DFF<Bits<16>>,
+    d_b: DFF<Bits<32>>,
+    vc: DFF<Bit>,
+    first_c: DFF<Bit>,
+    ok_c: DFF<Bit>,
+    cand_c: DFF<Bits<32>>,
     ch_pend: DFF<Bit>,
     ch_seq: DFF<Bits<32>>,
     have_last: DFF<Bit>,
@@ -174,8 +183,6 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     c_cnt: Vec<Constant<Bits<32>>>,
     // Locals.
     take: Signal<Local, Bit>,
-    ph_now: Signal<Local, Bits<9>>,
-    len_now: Signal<Local, Bits<32>>,
     n1: Signal<Local, Bits<32>>,
     u: Signal<Local, Bits<9>>,
     u16: Signal<Local, Bits<16>>,
@@ -185,9 +192,7 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     ch_rel: Signal<Local, Bits<32>>,
     lo: Signal<Local, Bits<8>>,
     hi: Signal<Local, Bits<8>>,
-    p: Signal<Local, Bits<16>>,
     p32: Signal<Local, Bits<32>>,
-    d: Signal<Local, Bits<32>>,
     hdr: Signal<Local, Bits<32>>,
     cand: Signal<Local, Bits<32>>,
     cand_ok: Signal<Local, Bit>,
@@ -244,6 +249,15 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             ph: Default::default(),
             tail: Default::default(),
             e_off: Default::default(),
+            vb: Default::default(),
+            first_b: Default::default(),
+            in_b: Default::default(),
+            p_b: Default::default(),
+            d_b: Default::default(),
+            vc: Default::default(),
+            first_c: Default::default(),
+            ok_c: Default::default(),
+            cand_c: Default::default(),
             ch_pend: Default::default(),
             ch_seq: Default::default(),
             have_last: Default::default(),
@@ -274,8 +288,6 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             c_fin: Constant::new((1u64 << 32).into()),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
             take: Default::default(),
-            ph_now: Default::default(),
-            len_now: Default::default(),
             n1: Default::default(),
             u: Default::default(),
             u16: Default::default(),
@@ -285,9 +297,7 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             ch_rel: Default::default(),
             lo: Default::default(),
             hi: Default::default(),
-            p: Default::default(),
             p32: Default::default(),
-            d: Default::default(),
             hdr: Default::default(),
             cand: Default::default(),
             cand_ok: Default::default(),
@@ -313,9 +323,10 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, first, v1, d1, k1, last1, first1, seg_s, len, ph, tail, e_off,
-            ch_pend, ch_seq, have_last, last_c, wr, rd, untried, cur_c, c_seq, last_end, over,
-            rd_last, wd, wd_hit, acc, loc_v, loc_s, loc_e
+            self, clock, state, first, v1, d1, k1, last1, first1, seg_s, len, ph, tail, e_off, vb,
+            first_b, in_b, p_b, d_b, vc, first_c, ok_c, cand_c, ch_pend, ch_seq, have_last, last_c,
+            wr, rd, untried, cur_c, c_seq, last_end, over, rd_last, wd, wd_hit, acc, loc_v, loc_s,
+            loc_e
         );
         self.realigner.clock.next = self.clock.val();
         self.delineator.clock.next = self.clock.val();
@@ -356,22 +367,16 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             }
         }
 
-        // ---- Pass 1: the Marker whose last octet is in the registered beat. The window is the
-        // previous beat's last three octets and this beat: its octet u is the Marker's first,
-        // u + 3 = the lane of its last. ----
-        self.ph_now.next = self.ph.q.val();
-        self.len_now.next = self.len.q.val();
-        if self.first1.q.val() {
-            self.ph_now.next = bit_cast::<9, 32>(self.seg_s.q.val() - self.cfg_origin.val());
-            self.len_now.next = 0.into();
-        }
+        // ---- Pass 1, stage 1: the Marker whose last octet is in the registered beat. The window
+        // is the previous beat's last three octets and this beat: its octet u is the Marker's
+        // first, u + 3 the lane of its last. ----
         self.n1.next = 0.into();
         for k in 0..W {
             if self.k1.q.val().get_bit(k) {
                 self.n1.next = self.c_cnt[k].val();
             }
         }
-        self.u.next = self.c_3_9.val() - self.ph_now.val();
+        self.u.next = self.c_3_9.val() - self.ph.q.val();
         self.u16.next = bit_cast::<16, 9>(self.u.val()) << 3;
         self.um1_16.next = bit_cast::<16, 9>(self.u.val() - self.c_1_9.val()) << 3;
         self.kshift.next = self.k1.q.val() >> bit_cast::<16, 9>(self.u.val());
@@ -383,52 +388,72 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         if self.u.val() == 0 {
             self.hi.next = bit_cast::<8, 24>(self.tail.q.val() >> 16);
         }
-        self.p.next = ((bit_cast::<16, 8>(self.hi.val()) << 8) | bit_cast::<16, 8>(self.lo.val()))
+        self.vb.d.next = self.v1.q.val();
+        self.first_b.d.next = self.first1.q.val();
+        self.in_b.d.next = self.in_beat.val();
+        self.p_b.d.next = ((bit_cast::<16, 8>(self.hi.val()) << 8)
+            | bit_cast::<16, 8>(self.lo.val()))
             & self.c_fffc.val();
-        self.p32.next = bit_cast::<32, 16>(self.p.val());
-        self.d.next = self.len_now.val() + bit_cast::<32, 9>(self.u.val()) - self.c_3_32.val();
-        self.hdr.next = self.d.val() - self.p32.val();
-        self.cand.next = self.d.val();
-        self.cand_ok.next = self.in_beat.val();
-        if self.p.val() != 0 {
+        self.d_b.d.next = self.len.q.val() + bit_cast::<32, 9>(self.u.val()) - self.c_3_32.val();
+        if self.v1.q.val() {
+            self.len.d.next = self.len.q.val() + self.n1.val();
+            self.ph.d.next = self.ph.q.val() + self.c_w9.val();
+            self.tail.d.next = bit_cast::<24, B>(self.d1.q.val() >> self.c_tail.val());
+            if self.last1.q.val() {
+                self.e_off.d.next = self.len.q.val() + self.n1.val();
+            }
+        }
+        // The first beat of a segment: the position from its sequence number.
+        if self.take.val() & self.first.q.val() {
+            self.ph.d.next = bit_cast::<9, 32>(
+                bit_cast::<32, RX_SEG_USER>(self.s_axis.user.val()) - self.cfg_origin.val(),
+            );
+            self.len.d.next = 0.into();
+        }
+
+        // ---- Pass 1, stage 2: the start the Marker points at (FPDUPTR p, low bits ignored:
+        // p = 0 the Marker itself, else p octets back, 4 more for a leading Marker). ----
+        self.p32.next = bit_cast::<32, 16>(self.p_b.q.val());
+        self.hdr.next = self.d_b.q.val() - self.p32.val();
+        self.cand.next = self.d_b.q.val();
+        self.cand_ok.next = self.in_b.q.val();
+        if self.p_b.q.val() != 0 {
             self.cand.next = self.hdr.val();
-            self.cand_ok.next = self.in_beat.val() & (self.p32.val() <= self.d.val());
-            if bit_cast::<9, 16>(self.p.val()) == self.c_508.val() {
+            self.cand_ok.next = self.in_b.q.val() & (self.p32.val() <= self.d_b.q.val());
+            if bit_cast::<9, 16>(self.p_b.q.val()) == self.c_508.val() {
                 self.cand.next = self.hdr.val() - self.c_4_32.val();
-                self.cand_ok.next = self.in_beat.val()
-                    & (self.p32.val() <= self.d.val())
+                self.cand_ok.next = self.in_b.q.val()
+                    & (self.p32.val() <= self.d_b.q.val())
                     & (self.hdr.val() >= self.c_4_32.val());
             }
         }
+        self.vc.d.next = self.vb.q.val();
+        self.first_c.d.next = self.first_b.q.val();
+        self.ok_c.d.next = self.cand_ok.val();
+        self.cand_c.d.next = self.cand.val();
+
+        // ---- Pass 1, stage 3: kept when beyond the previous kept start. ----
         self.cnt.next = self.wr.q.val() - self.rd.q.val();
-        self.push.next = self.v1.q.val()
+        self.push.next = self.vc.q.val()
             & self.cfg_markers.val()
-            & self.cand_ok.val()
+            & self.ok_c.q.val()
             & (!self.have_last.q.val()
-                | self.first1.q.val()
-                | (self.cand.val() > self.last_c.q.val()))
+                | self.first_c.q.val()
+                | (self.cand_c.q.val() > self.last_c.q.val()))
             & !self.cnt.val().get_bit(7);
         self.cands.write_enable.next = self.push.val();
         self.cands.write_address.next = bit_cast::<7, 8>(self.wr.q.val());
-        self.cands.write_data.next = self.cand.val();
+        self.cands.write_data.next = self.cand_c.q.val();
         self.cands.read_address.next = bit_cast::<7, 8>(self.rd.q.val());
-        if self.v1.q.val() {
-            if self.first1.q.val() {
-                self.have_last.d.next = false;
-            }
-            if self.push.val() {
-                self.wr.d.next = self.wr.q.val() + 1;
-                self.last_c.d.next = self.cand.val();
-                self.have_last.d.next = true;
-            }
-            self.len.d.next = self.len_now.val() + self.n1.val();
-            self.ph.d.next = self.ph_now.val() + self.c_w9.val();
-            self.tail.d.next = bit_cast::<24, B>(self.d1.q.val() >> self.c_tail.val());
-            if self.last1.q.val() {
-                self.e_off.d.next = self.len_now.val() + self.n1.val();
-            }
+        if self.vc.q.val() & self.first_c.q.val() {
+            self.have_last.d.next = false;
         }
-        if self.state.q.val() == 1 {
+        if self.push.val() {
+            self.wr.d.next = self.wr.q.val() + 1;
+            self.last_c.d.next = self.cand_c.q.val();
+            self.have_last.d.next = true;
+        }
+        if (self.state.q.val() == 1) & !self.v1.q.val() & !self.vb.q.val() & !self.vc.q.val() {
             self.state.d.next = 2.into();
         }
 
@@ -602,6 +627,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.state.d.next = 0.into();
             self.first.d.next = true;
             self.v1.d.next = false;
+            self.vb.d.next = false;
+            self.vc.d.next = false;
             self.wr.d.next = 0.into();
             self.rd.d.next = 0.into();
             self.untried.d.next = 0.into();
