@@ -6,8 +6,9 @@
 //! Two passes over the segment. The first watches the segment as it streams in (into the
 //! reassembly ring, in `rnic_rx`) and keeps the start each Marker inside it points at; the
 //! second reads the segment back from where it was stored, once per candidate, through a
-//! verification path of its own (the blocks of `mpa_rx`, reset at the candidate, FIN on the
-//! segment's last octet) and reports every FPDU of the ULPDU_Length chain that verifies:
+//! verification path of its own ([`RxVerify`], `mpa_rx` without its release buffer, reset at
+//! the candidate, FIN on the segment's last octet) and reports every FPDU of the ULPDU_Length
+//! chain that verifies:
 //!
 //! ```text
 //!  s_axis ─► input register ─► Marker in this beat? FPDUPTR ─► start ─► beyond the last? ─► LutRam (128, arrival order)
@@ -15,8 +16,8 @@
 //!  candidates: chain_seq first, then the LutRam; skip those before the first untried octet
 //!      │ rd_* request [c, e)
 //!      ▼
-//!  s_rd ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─┬─► RxMarkerStripper ─► verdict per FPDU ─► loc_*
-//!  (pass 2, reset at c)                               └─► FPDU ends (octets per packet) ─┘
+//!  s_rd ─► RxVerify (reset at c) ─┬─► ULPDU verdicts ─────────────┬─► loc_*
+//!  (pass 2)                        └─► FPDU ends ─► RegFifo (16) ──┘
 //! ```
 //!
 //! - **Candidates** (golden order): `chain_seq` when `chain_valid` (the end of the placed FPDU
@@ -45,13 +46,13 @@
 //! | `cfg_origin` | in | 32 | sequence number of the Marker origin (4.3) |
 //! | `cfg_markers`, `cfg_crc` | in | 1 | Markers and CRCs on for this direction |
 //! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (at most 64768) |
-//! | `s_axis` | in | 8W | the segment, one packet, `tuser[31:0]` the sequence number of its first octet ([`RX_SEG_USER`]); taken at one beat per cycle when idle |
+//! | `s_axis` | in | 8W | the segment, one packet, `tuser[31:0]` the sequence number of its first octet ([`RX_SEG_USER`]), every beat but the last full (the Marker positions are counted in beats); taken at one beat per cycle when idle |
 //! | `chain_valid`, `chain_seq` | in | 1, 32 | sampled with the segment's first beat: a start known from a placed FPDU |
 //! | `rd_valid`, `rd_ready`, `rd_seq`, `rd_end` | out, in, out, out | 1, 1, 32, 32 | read request: the segment's octets `[rd_seq, rd_end)` |
-//! | `s_rd` | in | 8W | the octets read, one packet, lane 0 first (its `tuser` is not used) |
+//! | `s_rd` | in | 8W | the octets read, one packet, lane 0 first, every beat but the last full (its `tuser` is not used) |
 //! | `loc_valid`, `loc_start`, `loc_end` | out | 1, 32, 32 | pulse: a located FPDU `[loc_start, loc_end)`, in increasing order |
 //! | `done` | out | 1 | pulse: the segment is finished (every FPDU reported); the next is taken |
-//! | `watchdog` | out | 1 | sticky: a try ended because the path stayed silent 255 cycles after its last octet (not expected; a test asserts it stays low) |
+//! | `watchdog` | out | 1 | sticky: a try was ended because it had not ended 4,095 cycles after its last octet went in (not expected; a test asserts it stays low) |
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
@@ -65,12 +66,9 @@
 //! `rst` empties everything; the next beat of `s_axis` starts a segment.
 
 use crate::fifo::RegFifo;
-use crate::keep_words::KeepWords;
 use crate::lutram::LutRam;
-use crate::rx::crc_check::RxCrcCheck;
-use crate::rx::delineator::RxDelineator;
-use crate::rx::marker_stripper::RxMarkerStripper;
-use crate::rx::realigner::{RxRealigner, RX_SEG_USER};
+use crate::rx::realigner::RX_SEG_USER;
+use crate::rx::verify::RxVerify;
 use crate::stream::{check_stream_params, StreamSink};
 use rust_hdl::prelude::*;
 
@@ -121,11 +119,7 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     pub done: Signal<Out, Bit>,
     /// Sticky: a try timed out.
     pub watchdog: Signal<Out, Bit>,
-    realigner: RxRealigner<W, B>,
-    delineator: RxDelineator<W, B>,
-    crc: RxCrcCheck<W, B>,
-    stripper: RxMarkerStripper<W, B>,
-    kw: KeepWords<W>,
+    verify: RxVerify<W, B>,
     cands: LutRam<32, 7>,
     ends: RegFifo<32>,
     state: DFF<Bits<3>>,
@@ -163,9 +157,8 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     last_end: DFF<Bits<32>>,
     over: DFF<Bit>,
     rd_last: DFF<Bit>,
-    wd: DFF<Bits<8>>,
+    wd: DFF<Bits<12>>,
     wd_hit: DFF<Bit>,
-    acc: DFF<Bits<32>>,
     loc_v: DFF<Bit>,
     loc_s: DFF<Bits<32>>,
     loc_e: DFF<Bits<32>>,
@@ -174,7 +167,6 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     c_3_9: Constant<Bits<9>>,
     c_1_9: Constant<Bits<9>>,
     c_508: Constant<Bits<9>>,
-    c_w32: Constant<Bits<32>>,
     c_3_32: Constant<Bits<32>>,
     c_4_32: Constant<Bits<32>>,
     c_fffc: Constant<Bits<16>>,
@@ -200,7 +192,6 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     push: Signal<Local, Bit>,
     pick: Signal<Local, Bits<32>>,
     chain_rst: Signal<Local, Bit>,
-    tap: Signal<Local, Bit>,
     out_take: Signal<Local, Bit>,
     s_err: Signal<Local, Bit>,
     end_off: Signal<Local, Bits<32>>,
@@ -230,11 +221,7 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             loc_end: Default::default(),
             done: Default::default(),
             watchdog: Default::default(),
-            realigner: RxRealigner::new(),
-            delineator: RxDelineator::new(),
-            crc: RxCrcCheck::new(),
-            stripper: RxMarkerStripper::new(),
-            kw: KeepWords::new(),
+            verify: RxVerify::new(),
             cands: LutRam::default(),
             ends: RegFifo::new(16),
             state: Default::default(),
@@ -272,7 +259,6 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             rd_last: Default::default(),
             wd: Default::default(),
             wd_hit: Default::default(),
-            acc: Default::default(),
             loc_v: Default::default(),
             loc_s: Default::default(),
             loc_e: Default::default(),
@@ -280,7 +266,6 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             c_3_9: Constant::new(3u64.into()),
             c_1_9: Constant::new(1u64.into()),
             c_508: Constant::new(508u64.into()),
-            c_w32: Constant::new((W as u64).into()),
             c_3_32: Constant::new(3u64.into()),
             c_4_32: Constant::new(4u64.into()),
             c_fffc: Constant::new(0xFFFCu64.into()),
@@ -305,7 +290,6 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             push: Default::default(),
             pick: Default::default(),
             chain_rst: Default::default(),
-            tap: Default::default(),
             out_take: Default::default(),
             s_err: Default::default(),
             end_off: Default::default(),
@@ -325,13 +309,10 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         dff_setup!(
             self, clock, state, first, v1, d1, k1, last1, first1, seg_s, len, ph, tail, e_off, vb,
             first_b, in_b, p_b, d_b, vc, first_c, ok_c, cand_c, ch_pend, ch_seq, have_last, last_c,
-            wr, rd, untried, cur_c, c_seq, last_end, over, rd_last, wd, wd_hit, acc, loc_v, loc_s,
+            wr, rd, untried, cur_c, c_seq, last_end, over, rd_last, wd, wd_hit, loc_v, loc_s,
             loc_e
         );
-        self.realigner.clock.next = self.clock.val();
-        self.delineator.clock.next = self.clock.val();
-        self.crc.clock.next = self.clock.val();
-        self.stripper.clock.next = self.clock.val();
+        self.verify.clock.next = self.clock.val();
         self.cands.clock.next = self.clock.val();
         self.ends.clock.next = self.clock.val();
 
@@ -493,98 +474,59 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.over.d.next = false;
             self.rd_last.d.next = false;
             self.wd.d.next = 0.into();
-            self.acc.d.next = 0.into();
             self.last_end.d.next = self.cur_c.q.val();
         }
 
         // ---- Pass 2: the verification path. ----
-        self.realigner.rst.next = self.chain_rst.val();
-        self.delineator.rst.next = self.chain_rst.val();
-        self.crc.rst.next = self.chain_rst.val();
-        self.stripper.rst.next = self.chain_rst.val();
+        self.verify.rst.next = self.chain_rst.val();
         self.ends.rst.next = self.chain_rst.val();
-        self.realigner.cfg_seq.next = self.c_seq.q.val();
-        self.realigner.cfg_origin.next = self.cfg_origin.val();
-        self.delineator.cfg_seq.next = self.c_seq.q.val();
-        self.delineator.cfg_origin.next = self.cfg_origin.val();
-        self.delineator.cfg_markers.next = self.cfg_markers.val();
-        self.delineator.cfg_crc.next = self.cfg_crc.val();
-        self.delineator.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
-        // s_rd -> realigner: the try's sequence number, FIN on the last beat; once the try is
+        self.verify.cfg_seq.next = self.c_seq.q.val();
+        self.verify.cfg_origin.next = self.cfg_origin.val();
+        self.verify.cfg_markers.next = self.cfg_markers.val();
+        self.verify.cfg_crc.next = self.cfg_crc.val();
+        self.verify.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
+        // s_rd -> the path: the try's sequence number, FIN on the last beat; once the try is
         // over the rest of the read is taken and dropped.
-        self.realigner.s_axis.data.next = self.s_rd.data.val();
-        self.realigner.s_axis.keep.next = self.s_rd.keep.val();
-        self.realigner.s_axis.user.next = bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val());
+        self.verify.s_axis.data.next = self.s_rd.data.val();
+        self.verify.s_axis.keep.next = self.s_rd.keep.val();
+        self.verify.s_axis.user.next = bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val());
         if self.s_rd.last.val() {
-            self.realigner.s_axis.user.next =
+            self.verify.s_axis.user.next =
                 bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val()) | self.c_fin.val();
         }
-        self.realigner.s_axis.last.next = self.s_rd.last.val();
-        self.realigner.s_axis.valid.next = false;
+        self.verify.s_axis.last.next = self.s_rd.last.val();
+        self.verify.s_axis.valid.next = false;
         self.s_rd.ready.next = false;
         if (self.state.q.val() == 4) & !self.rst.val() {
             if self.over.q.val() | self.rd_last.q.val() {
                 self.s_rd.ready.next = !self.rd_last.q.val();
             } else {
-                self.realigner.s_axis.valid.next = self.s_rd.valid.val();
-                self.s_rd.ready.next = self.realigner.s_axis.ready.val();
+                self.verify.s_axis.valid.next = self.s_rd.valid.val();
+                self.s_rd.ready.next = self.verify.s_axis.ready.val();
             }
             if self.s_rd.valid.val() & self.s_rd.last.val() & self.s_rd.ready.val() {
                 self.rd_last.d.next = true;
             }
         }
-        // realigner -> delineator -> CRC check -> Marker stripper.
-        self.delineator.s_axis.data.next = self.realigner.m_axis.data.val();
-        self.delineator.s_axis.keep.next = self.realigner.m_axis.keep.val();
-        self.delineator.s_axis.user.next = self.realigner.m_axis.user.val();
-        self.delineator.s_axis.last.next = self.realigner.m_axis.last.val();
-        self.delineator.s_axis.valid.next = self.realigner.m_axis.valid.val();
-        self.realigner.m_axis.ready.next = self.delineator.s_axis.ready.val();
-        self.crc.s_axis.data.next = self.delineator.m_axis.data.val();
-        self.crc.s_axis.keep.next = self.delineator.m_axis.keep.val();
-        self.crc.s_axis.user.next = self.delineator.m_axis.user.val();
-        self.crc.s_axis.last.next = self.delineator.m_axis.last.val();
-        self.crc.s_axis.valid.next = self.delineator.m_axis.valid.val();
-        self.delineator.m_axis.ready.next = self.crc.s_axis.ready.val();
-        self.stripper.s_axis.data.next = self.crc.m_axis.data.val();
-        self.stripper.s_axis.keep.next = self.crc.m_axis.keep.val();
-        self.stripper.s_axis.user.next = self.crc.m_axis.user.val();
-        self.stripper.s_axis.last.next = self.crc.m_axis.last.val();
-        self.stripper.s_axis.valid.next = self.crc.m_axis.valid.val();
-        self.crc.m_axis.ready.next = self.stripper.s_axis.ready.val();
-        // The tap: each FPDU packet's octets give its end.
-        self.kw.keep.next = self.crc.m_axis.keep.val();
-        self.tap.next = self.crc.m_axis.valid.val() & self.stripper.s_axis.ready.val();
-        self.ends.push.next = false;
-        self.ends.push_data.next = bit_cast::<32, 32>(
-            bit_cast::<32, 44>(self.crc.m_axis.user.val())
-                + self.acc.q.val()
-                + (bit_cast::<32, 6>(self.kw.words.val()) << 2),
-        );
-        if self.tap.val() {
-            if self.crc.m_axis.last.val() {
-                self.acc.d.next = 0.into();
-                self.ends.push.next = !self.crc.m_axis.user.val().get_bit(41);
-            } else {
-                self.acc.d.next = self.acc.q.val() + self.c_w32.val();
-            }
-        }
-        // The stripper's verdicts.
-        self.s_err.next = self.stripper.m_axis.user.val().get_bit(48);
-        self.stripper.m_axis.ready.next = true;
+        // Each FPDU that left the CRC check without an error: its end, for its verdict.
+        self.ends.push.next = self.verify.fpdu_done.val();
+        self.ends.push_data.next = self.verify.fpdu_end.val();
+        // The verdicts.
+        self.s_err.next = self.verify.m_axis.user.val().get_bit(48);
+        self.verify.m_axis.ready.next = true;
         if (self.state.q.val() == 4)
             & !self.over.q.val()
-            & self.stripper.m_axis.last.val()
+            & self.verify.m_axis.last.val()
             & !self.s_err.val()
             & !self.ends.out_valid.val()
         {
-            self.stripper.m_axis.ready.next = false;
+            self.verify.m_axis.ready.next = false;
         }
         self.out_take.next = (self.state.q.val() == 4)
             & !self.over.q.val()
-            & self.stripper.m_axis.valid.val()
-            & self.stripper.m_axis.ready.val()
-            & self.stripper.m_axis.last.val();
+            & self.verify.m_axis.valid.val()
+            & self.verify.m_axis.ready.val()
+            & self.verify.m_axis.last.val();
         self.end_off.next = self.ends.out_data.val() - self.seg_s.q.val();
         self.ends.out_ready.next = false;
         if self.out_take.val() {
@@ -593,7 +535,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             } else {
                 self.ends.out_ready.next = true;
                 self.loc_v.d.next = true;
-                self.loc_s.d.next = bit_cast::<32, 51>(self.stripper.m_axis.user.val());
+                self.loc_s.d.next = bit_cast::<32, 51>(self.verify.m_axis.user.val());
                 self.loc_e.d.next = self.ends.out_data.val();
                 self.last_end.d.next = self.end_off.val();
                 if self.end_off.val() == self.e_off.q.val() {
@@ -604,7 +546,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         // The watchdog, and the end of a try.
         if (self.state.q.val() == 4) & self.rd_last.q.val() & !self.over.q.val() {
             self.wd.d.next = self.wd.q.val() + 1;
-            if self.wd.q.val() == 254 {
+            if self.wd.q.val() == 4094 {
                 self.over.d.next = true;
                 self.wd_hit.d.next = true;
             }

@@ -16,3 +16,4 @@ pub mod marker_stripper;
 pub mod mpa_rx;
 pub mod realigner;
 pub mod release;
+pub mod verify;

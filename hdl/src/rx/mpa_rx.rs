@@ -6,7 +6,7 @@
 //! ```text
 //!  s_axis ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─► RxMarkerStripper ─► RxRelease ─► m_axis
 //!  (segments)  A.4 words      6 (lengths)     4.4 (CRC)     4.2, 4.3       6, 8 (verify
-//!                                                           (Markers, PAD)  before release)
+//!            └──────────── RxVerify (cut-through) ──────────(Markers, PAD)┘  before release)
 //! ```
 //!
 //! ### Ports
@@ -43,11 +43,10 @@
 //! ### Reset
 //! `rst` clears every block and loads the sequence number and marker origin.
 
-use crate::rx::crc_check::RxCrcCheck;
-use crate::rx::delineator::RxDelineator;
-use crate::rx::marker_stripper::{RxMarkerStripper, RX_ULPDU_USER};
-use crate::rx::realigner::{RxRealigner, RX_SEG_USER};
+use crate::rx::marker_stripper::RX_ULPDU_USER;
+use crate::rx::realigner::RX_SEG_USER;
 use crate::rx::release::RxRelease;
+use crate::rx::verify::RxVerify;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
@@ -95,10 +94,7 @@ pub struct MpaRx<const W: usize, const B: usize, const A: usize> {
     pub dropped: Signal<Out, Bit>,
     /// The stream position is not a multiple of 4.
     pub cfg_misaligned: Signal<Out, Bit>,
-    realigner: RxRealigner<W, B>,
-    delineator: RxDelineator<W, B>,
-    crc: RxCrcCheck<W, B>,
-    stripper: RxMarkerStripper<W, B>,
+    verify: RxVerify<W, B>,
     rel_buf: RxRelease<W, B, A>,
     c_limit: Constant<Bits<16>>,
 }
@@ -123,10 +119,7 @@ impl<const W: usize, const B: usize, const A: usize> MpaRx<W, B, A> {
             err_marker: Default::default(),
             dropped: Default::default(),
             cfg_misaligned: Default::default(),
-            realigner: RxRealigner::new(),
-            delineator: RxDelineator::new(),
-            crc: RxCrcCheck::new(),
-            stripper: RxMarkerStripper::new(),
+            verify: RxVerify::new(),
             rel_buf: RxRelease::new(),
             c_limit: Constant::new((Self::max_ulpdu() as u64).into()),
         }
@@ -147,62 +140,33 @@ impl<const W: usize, const B: usize, const A: usize> Default for MpaRx<W, B, A> 
 impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.realigner.clock.next = self.clock.val();
-        self.delineator.clock.next = self.clock.val();
-        self.crc.clock.next = self.clock.val();
-        self.stripper.clock.next = self.clock.val();
+        self.verify.clock.next = self.clock.val();
         self.rel_buf.clock.next = self.clock.val();
-        self.realigner.rst.next = self.rst.val();
-        self.delineator.rst.next = self.rst.val();
-        self.crc.rst.next = self.rst.val();
-        self.stripper.rst.next = self.rst.val();
+        self.verify.rst.next = self.rst.val();
         self.rel_buf.rst.next = self.rst.val();
         // Settings.
-        self.realigner.cfg_seq.next = self.cfg_seq.val();
-        self.realigner.cfg_origin.next = self.cfg_origin.val();
-        self.delineator.cfg_seq.next = self.cfg_seq.val();
-        self.delineator.cfg_origin.next = self.cfg_origin.val();
-        self.delineator.cfg_markers.next = self.cfg_markers.val();
-        self.delineator.cfg_crc.next = self.cfg_crc.val();
-        self.delineator.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
+        self.verify.cfg_seq.next = self.cfg_seq.val();
+        self.verify.cfg_origin.next = self.cfg_origin.val();
+        self.verify.cfg_markers.next = self.cfg_markers.val();
+        self.verify.cfg_crc.next = self.cfg_crc.val();
+        self.verify.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
         if self.cfg_max_ulpdu.val() > self.c_limit.val() {
-            self.delineator.cfg_max_ulpdu.next = self.c_limit.val();
+            self.verify.cfg_max_ulpdu.next = self.c_limit.val();
         }
-        // s_axis -> realigner.
-        self.realigner.s_axis.data.next = self.s_axis.data.val();
-        self.realigner.s_axis.keep.next = self.s_axis.keep.val();
-        self.realigner.s_axis.user.next = self.s_axis.user.val();
-        self.realigner.s_axis.last.next = self.s_axis.last.val();
-        self.realigner.s_axis.valid.next = self.s_axis.valid.val() & !self.rst.val();
-        self.s_axis.ready.next = self.realigner.s_axis.ready.val() & !self.rst.val();
-        // realigner -> delineator.
-        self.delineator.s_axis.data.next = self.realigner.m_axis.data.val();
-        self.delineator.s_axis.keep.next = self.realigner.m_axis.keep.val();
-        self.delineator.s_axis.user.next = self.realigner.m_axis.user.val();
-        self.delineator.s_axis.last.next = self.realigner.m_axis.last.val();
-        self.delineator.s_axis.valid.next = self.realigner.m_axis.valid.val();
-        self.realigner.m_axis.ready.next = self.delineator.s_axis.ready.val();
-        // delineator -> CRC check.
-        self.crc.s_axis.data.next = self.delineator.m_axis.data.val();
-        self.crc.s_axis.keep.next = self.delineator.m_axis.keep.val();
-        self.crc.s_axis.user.next = self.delineator.m_axis.user.val();
-        self.crc.s_axis.last.next = self.delineator.m_axis.last.val();
-        self.crc.s_axis.valid.next = self.delineator.m_axis.valid.val();
-        self.delineator.m_axis.ready.next = self.crc.s_axis.ready.val();
-        // CRC check -> Marker stripper.
-        self.stripper.s_axis.data.next = self.crc.m_axis.data.val();
-        self.stripper.s_axis.keep.next = self.crc.m_axis.keep.val();
-        self.stripper.s_axis.user.next = self.crc.m_axis.user.val();
-        self.stripper.s_axis.last.next = self.crc.m_axis.last.val();
-        self.stripper.s_axis.valid.next = self.crc.m_axis.valid.val();
-        self.crc.m_axis.ready.next = self.stripper.s_axis.ready.val();
-        // Marker stripper -> release buffer.
-        self.rel_buf.s_axis.data.next = self.stripper.m_axis.data.val();
-        self.rel_buf.s_axis.keep.next = self.stripper.m_axis.keep.val();
-        self.rel_buf.s_axis.user.next = self.stripper.m_axis.user.val();
-        self.rel_buf.s_axis.last.next = self.stripper.m_axis.last.val();
-        self.rel_buf.s_axis.valid.next = self.stripper.m_axis.valid.val();
-        self.stripper.m_axis.ready.next = self.rel_buf.s_axis.ready.val();
+        // s_axis -> verification path.
+        self.verify.s_axis.data.next = self.s_axis.data.val();
+        self.verify.s_axis.keep.next = self.s_axis.keep.val();
+        self.verify.s_axis.user.next = self.s_axis.user.val();
+        self.verify.s_axis.last.next = self.s_axis.last.val();
+        self.verify.s_axis.valid.next = self.s_axis.valid.val() & !self.rst.val();
+        self.s_axis.ready.next = self.verify.s_axis.ready.val() & !self.rst.val();
+        // verification path -> release buffer.
+        self.rel_buf.s_axis.data.next = self.verify.m_axis.data.val();
+        self.rel_buf.s_axis.keep.next = self.verify.m_axis.keep.val();
+        self.rel_buf.s_axis.user.next = self.verify.m_axis.user.val();
+        self.rel_buf.s_axis.last.next = self.verify.m_axis.last.val();
+        self.rel_buf.s_axis.valid.next = self.verify.m_axis.valid.val();
+        self.verify.m_axis.ready.next = self.rel_buf.s_axis.ready.val();
         // release buffer -> m_axis.
         self.m_axis.data.next = self.rel_buf.m_axis.data.val();
         self.m_axis.keep.next = self.rel_buf.m_axis.keep.val();
@@ -211,11 +175,11 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.m_axis.valid.next = self.rel_buf.m_axis.valid.val() & !self.rst.val();
         self.rel_buf.m_axis.ready.next = self.m_axis.ready.val() & !self.rst.val();
         // Status.
-        self.err_seq.next = self.realigner.err_seq.val() & !self.rst.val();
-        self.seq_gap.next = self.realigner.seq_gap.val() & !self.rst.val();
-        self.err_crc.next = self.crc.err_crc.val() & !self.rst.val();
-        self.err_marker.next = self.stripper.err_marker.val() & !self.rst.val();
+        self.err_seq.next = self.verify.err_seq.val() & !self.rst.val();
+        self.seq_gap.next = self.verify.seq_gap.val() & !self.rst.val();
+        self.err_crc.next = self.verify.err_crc.val() & !self.rst.val();
+        self.err_marker.next = self.verify.err_marker.val() & !self.rst.val();
         self.dropped.next = self.rel_buf.dropped.val() & !self.rst.val();
-        self.cfg_misaligned.next = self.realigner.cfg_misaligned.val();
+        self.cfg_misaligned.next = self.verify.cfg_misaligned.val();
     }
 }

@@ -1,0 +1,198 @@
+//! `RxVerify`: the verification path of the receive side, TCP payload segments in, ULPDUs out
+//! with their verdicts, cut-through (RFC 5044 sections 4.2 to 4.4, 6 and 8). It is `mpa_rx`
+//! without the release buffer, and the path [`crate::place::locate::PlaceLocate`] runs an
+//! out-of-order segment through from each start it tries.
+//!
+//! ```text
+//!  s_axis ─► RxRealigner ─► RxDelineator ─► RxCrcCheck ─┬─► RxMarkerStripper ─► m_axis
+//!  (segments)  A.4 words      6 (lengths)     4.4 (CRC)  │   4.2, 4.3 (Markers, PAD, FPDUPTR)
+//!                                                        └─► fpdu_done / fpdu_end (octets per FPDU packet)
+//! ```
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset; `cfg_seq`/`cfg_origin` are loaded while `rst` is high |
+//! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet (an FPDU's first octet) and of the Marker origin |
+//! | `cfg_markers`, `cfg_crc` | in | 1 | Markers expected, CRCs checked |
+//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (at most 64768) |
+//! | `s_axis` | in | 8W | TCP payload segments in sequence order ([`RX_SEG_USER`]: `[31:0]` sequence number, `[32]` FIN) |
+//! | `m_axis` | out | 8W | ULPDU packets, the verdict on each last beat ([`RX_ULPDU_USER`], see [`RxMarkerStripper`]); after an error packet nothing until `rst` |
+//! | `fpdu_done`, `fpdu_end` | out | 1, 32 | pulse: an FPDU packet without an error flag left the CRC check; the sequence number just after its last octet (its ULPDU's verdict comes later on `m_axis`) |
+//! | `err_seq`, `seq_gap`, `err_crc`, `err_marker`, `cfg_misaligned` | out | 1 | as on `mpa_rx` ([`super::mpa_rx::MpaRx`]) |
+//!
+//! ### Parameters
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//!
+//! ### Latency and throughput
+//! The four blocks' (see each); one input beat per cycle within an FPDU, one cycle per FPDU
+//! boundary.
+
+use crate::keep_words::KeepWords;
+use crate::rx::crc_check::RxCrcCheck;
+use crate::rx::delineator::{RxDelineator, RX_FPDU_USER};
+use crate::rx::marker_stripper::{RxMarkerStripper, RX_ULPDU_USER};
+use crate::rx::realigner::{RxRealigner, RX_SEG_USER};
+use crate::stream::{StreamSink, StreamSource};
+use rust_hdl::prelude::*;
+
+/// The verification path; see the module documentation.
+#[derive(LogicBlock)]
+pub struct RxVerify<const W: usize, const B: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// Sequence number of the first octet of the stream.
+    pub cfg_seq: Signal<In, Bits<32>>,
+    /// Sequence number of the marker origin.
+    pub cfg_origin: Signal<In, Bits<32>>,
+    /// Markers expected.
+    pub cfg_markers: Signal<In, Bit>,
+    /// CRCs checked.
+    pub cfg_crc: Signal<In, Bit>,
+    /// Largest ULPDU_Length accepted.
+    pub cfg_max_ulpdu: Signal<In, Bits<16>>,
+    /// TCP payload segments.
+    pub s_axis: StreamSink<W, B, RX_SEG_USER>,
+    /// ULPDUs with their verdicts.
+    pub m_axis: StreamSource<W, B, RX_ULPDU_USER>,
+    /// Pulse: an FPDU packet left the CRC check without an error flag.
+    pub fpdu_done: Signal<Out, Bit>,
+    /// The sequence number just after that FPDU.
+    pub fpdu_end: Signal<Out, Bits<32>>,
+    /// Pulse: a segment beyond the next expected octet was dropped.
+    pub err_seq: Signal<Out, Bit>,
+    /// Sticky: `err_seq` pulsed since `rst`.
+    pub seq_gap: Signal<Out, Bit>,
+    /// Pulse: an FPDU failed the CRC check.
+    pub err_crc: Signal<Out, Bit>,
+    /// Pulse: an FPDU rejected for its FPDUPTR.
+    pub err_marker: Signal<Out, Bit>,
+    /// The stream position is not a multiple of 4.
+    pub cfg_misaligned: Signal<Out, Bit>,
+    realigner: RxRealigner<W, B>,
+    delineator: RxDelineator<W, B>,
+    crc: RxCrcCheck<W, B>,
+    stripper: RxMarkerStripper<W, B>,
+    kw: KeepWords<W>,
+    acc: DFF<Bits<32>>,
+    c_w32: Constant<Bits<32>>,
+    tap: Signal<Local, Bit>,
+}
+
+impl<const W: usize, const B: usize> RxVerify<W, B> {
+    /// Builds the path; panics if `W` is not 4, 8, 16, 32 or 64 or `B != 8W`.
+    pub fn new() -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cfg_seq: Default::default(),
+            cfg_origin: Default::default(),
+            cfg_markers: Default::default(),
+            cfg_crc: Default::default(),
+            cfg_max_ulpdu: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            fpdu_done: Default::default(),
+            fpdu_end: Default::default(),
+            err_seq: Default::default(),
+            seq_gap: Default::default(),
+            err_crc: Default::default(),
+            err_marker: Default::default(),
+            cfg_misaligned: Default::default(),
+            realigner: RxRealigner::new(),
+            delineator: RxDelineator::new(),
+            crc: RxCrcCheck::new(),
+            stripper: RxMarkerStripper::new(),
+            kw: KeepWords::new(),
+            acc: Default::default(),
+            c_w32: Constant::new((W as u64).into()),
+            tap: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const B: usize> Default for RxVerify<W, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, acc);
+        self.realigner.clock.next = self.clock.val();
+        self.delineator.clock.next = self.clock.val();
+        self.crc.clock.next = self.clock.val();
+        self.stripper.clock.next = self.clock.val();
+        self.realigner.rst.next = self.rst.val();
+        self.delineator.rst.next = self.rst.val();
+        self.crc.rst.next = self.rst.val();
+        self.stripper.rst.next = self.rst.val();
+        // Settings.
+        self.realigner.cfg_seq.next = self.cfg_seq.val();
+        self.realigner.cfg_origin.next = self.cfg_origin.val();
+        self.delineator.cfg_seq.next = self.cfg_seq.val();
+        self.delineator.cfg_origin.next = self.cfg_origin.val();
+        self.delineator.cfg_markers.next = self.cfg_markers.val();
+        self.delineator.cfg_crc.next = self.cfg_crc.val();
+        self.delineator.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
+        // s_axis -> realigner -> delineator -> CRC check -> Marker stripper -> m_axis.
+        self.realigner.s_axis.data.next = self.s_axis.data.val();
+        self.realigner.s_axis.keep.next = self.s_axis.keep.val();
+        self.realigner.s_axis.user.next = self.s_axis.user.val();
+        self.realigner.s_axis.last.next = self.s_axis.last.val();
+        self.realigner.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.realigner.s_axis.ready.val();
+        self.delineator.s_axis.data.next = self.realigner.m_axis.data.val();
+        self.delineator.s_axis.keep.next = self.realigner.m_axis.keep.val();
+        self.delineator.s_axis.user.next = self.realigner.m_axis.user.val();
+        self.delineator.s_axis.last.next = self.realigner.m_axis.last.val();
+        self.delineator.s_axis.valid.next = self.realigner.m_axis.valid.val();
+        self.realigner.m_axis.ready.next = self.delineator.s_axis.ready.val();
+        self.crc.s_axis.data.next = self.delineator.m_axis.data.val();
+        self.crc.s_axis.keep.next = self.delineator.m_axis.keep.val();
+        self.crc.s_axis.user.next = self.delineator.m_axis.user.val();
+        self.crc.s_axis.last.next = self.delineator.m_axis.last.val();
+        self.crc.s_axis.valid.next = self.delineator.m_axis.valid.val();
+        self.delineator.m_axis.ready.next = self.crc.s_axis.ready.val();
+        self.stripper.s_axis.data.next = self.crc.m_axis.data.val();
+        self.stripper.s_axis.keep.next = self.crc.m_axis.keep.val();
+        self.stripper.s_axis.user.next = self.crc.m_axis.user.val();
+        self.stripper.s_axis.last.next = self.crc.m_axis.last.val();
+        self.stripper.s_axis.valid.next = self.crc.m_axis.valid.val();
+        self.crc.m_axis.ready.next = self.stripper.s_axis.ready.val();
+        self.m_axis.data.next = self.stripper.m_axis.data.val();
+        self.m_axis.keep.next = self.stripper.m_axis.keep.val();
+        self.m_axis.user.next = self.stripper.m_axis.user.val();
+        self.m_axis.last.next = self.stripper.m_axis.last.val();
+        self.m_axis.valid.next = self.stripper.m_axis.valid.val();
+        self.stripper.m_axis.ready.next = self.m_axis.ready.val();
+        // Status.
+        self.err_seq.next = self.realigner.err_seq.val();
+        self.seq_gap.next = self.realigner.seq_gap.val();
+        self.err_crc.next = self.crc.err_crc.val();
+        self.err_marker.next = self.stripper.err_marker.val();
+        self.cfg_misaligned.next = self.realigner.cfg_misaligned.val();
+        // Each FPDU packet's octets (whole words; every beat but the last is full) give its end.
+        self.kw.keep.next = self.crc.m_axis.keep.val();
+        self.tap.next = self.crc.m_axis.valid.val() & self.stripper.s_axis.ready.val();
+        self.fpdu_end.next = bit_cast::<32, RX_FPDU_USER>(self.crc.m_axis.user.val())
+            + self.acc.q.val()
+            + (bit_cast::<32, 6>(self.kw.words.val()) << 2);
+        self.fpdu_done.next =
+            self.tap.val() & self.crc.m_axis.last.val() & !self.crc.m_axis.user.val().get_bit(41);
+        if self.tap.val() {
+            if self.crc.m_axis.last.val() {
+                self.acc.d.next = 0.into();
+            } else {
+                self.acc.d.next = self.acc.q.val() + self.c_w32.val();
+            }
+        }
+        if self.rst.val() {
+            self.acc.d.next = 0.into();
+        }
+    }
+}
