@@ -1,8 +1,10 @@
 //! `PlaceLocate` (RFC 5044 section 6 methods 2 and 3, 4.2 FPDUPTR): the FPDUs it locates in a
-//! segment are [`golden::receiver::locate_fpdus`]'s, for segments cut anywhere from generated
-//! MPA streams (Markers on and off, sequence numbers wrapping through 2^32), with corrupted
-//! octets (CRCs, lengths, FPDUPTRs that disagree with the chain), with and without a start
-//! known from a placed FPDU, at every width on both engines, under idle cycles.
+//! segment are [`golden::receiver::locate_fpdus`]'s, for segments cut from generated MPA
+//! streams (Markers on and off, sequence numbers wrapping through 2^32) anywhere, at FPDU
+//! boundaries and 1 to 3 octets past them, of 1 to 65,536 octets, with corrupted octets (CRCs,
+//! lengths, FPDUPTRs that disagree with the chain, leading-Marker values), a ULPDU_Length limit
+//! below some FPDUs, with and without a start known from a placed FPDU, at every width on
+//! both engines, under idle cycles.
 
 use golden::fpdu::FramingConfig;
 use golden::receiver::{locate_fpdus, LocateSettings};
@@ -12,33 +14,69 @@ use sim::locate::{locator, run_locate, LocateOptions, LocateSegment};
 use sim::stream::Pattern;
 use sim::traffic::{generate, Scenario, TrafficOptions};
 
-/// One stream, `count` segments cut from it; returns the FPDUs located (to show the test
-/// is not vacuous).
-fn check(engine: &str, w: usize, seed: u64, markers: bool, count: usize, busy: bool) -> usize {
+/// How `check` cuts and damages segments.
+#[derive(Clone, Copy)]
+struct Cuts {
+    /// Messages in the stream.
+    messages: usize,
+    /// Segments cut from it.
+    count: usize,
+    /// Longest segment (octets).
+    longest: usize,
+    /// The locator's (and the golden function's) ULPDU_Length limit; `None`: the sender's.
+    max_ulpdu: Option<u32>,
+    /// The first segment is the longest, from the first Marker position after the origin.
+    at_marker: bool,
+}
+
+/// One stream, segments cut from it as `cuts` says; returns the FPDUs located (to show the
+/// test is not vacuous). Cuts: anywhere; from an FPDU start to 0 to 3 octets past another FPDU
+/// end; 1 to 3 octets. Damage: one bit anywhere, or Markers' FPDUPTRs set to 0, to 508 mod
+/// 512 (a leading Marker's value), or to any value. Chain starts: the next FPDU, anywhere, 1
+/// to 3 octets before the end, before the segment.
+fn check(engine: &str, w: usize, seed: u64, markers: bool, cuts: Cuts, busy: bool) -> usize {
     let t = generate(&TrafficOptions {
         scenario: if seed % 3 == 0 { Scenario::Wrap } else { Scenario::InOrder },
         seed,
         markers,
         crc: true,
-        messages: 30,
+        messages: cuts.messages,
         ..Default::default()
     });
     let origin = t.config.origin;
     let wire = &t.sent.wire;
-    let boundaries = &t.sent.fpdu_offsets;
+    let starts = &t.sent.fpdu_offsets;
+    let max_ulpdu = cuts.max_ulpdu.unwrap_or(t.config.max_ulpdu);
     let settings = LocateSettings {
         framing: FramingConfig { markers, crc: true, offset: 0 },
-        max_ulpdu: t.config.max_ulpdu,
+        max_ulpdu,
         aligned_detect: false,
         version: t.config.version.protocol(),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed * 77 + w as u64);
     let mut segments = Vec::new();
     let mut expected = Vec::new();
-    for _ in 0..count {
-        let a = rng.gen_range(0..wire.len() - 1);
-        let max_len = if rng.gen_bool(0.1) { 12_000 } else { 3_000 };
-        let b = (a + rng.gen_range(1..=max_len)).min(wire.len());
+    for _ in 0..cuts.count {
+        let (a, b) = match rng.gen_range(0..10) {
+            _ if cuts.at_marker && segments.is_empty() => {
+                assert!(wire.len() >= 512 + cuts.longest, "the stream is too short");
+                (512, 512 + cuts.longest)
+            }
+            0..=5 => {
+                let a = rng.gen_range(0..wire.len() - 1);
+                (a, (a + rng.gen_range(1..=cuts.longest)).min(wire.len()))
+            }
+            6..=8 => {
+                let i = rng.gen_range(0..starts.len());
+                let j = (i + rng.gen_range(1..4)).min(starts.len());
+                let end = starts.get(j).map_or(wire.len(), |&x| x as usize);
+                (starts[i] as usize, (end + rng.gen_range(0..4)).min(wire.len()))
+            }
+            _ => {
+                let a = rng.gen_range(0..wire.len() - 3);
+                (a, a + rng.gen_range(1..4))
+            }
+        };
         let mut bytes = wire[a..b].to_vec();
         match rng.gen_range(0..10) {
             // A random octet changed: a CRC, a length, a header, a Marker.
@@ -46,21 +84,29 @@ fn check(engine: &str, w: usize, seed: u64, markers: bool, count: usize, busy: b
                 let i = rng.gen_range(0..bytes.len());
                 bytes[i] ^= 1 << rng.gen_range(0..8);
             }
-            // A Marker's FPDUPTR that disagrees with the chain.
-            2 | 3 if markers => {
-                let m = (a as u64).div_ceil(512) * 512;
-                if m + 4 <= b as u64 {
-                    let at = (m - a as u64) as usize;
-                    let v = rng.gen_range(0..2048u16) & !3;
-                    bytes[at + 2..at + 4].copy_from_slice(&v.to_be_bytes());
+            // Markers' FPDUPTRs that disagree with the chain.
+            2..=4 if markers => {
+                let mut m = (a as u64).div_ceil(512) * 512;
+                while m + 4 <= b as u64 {
+                    if rng.gen_bool(0.5) {
+                        let at = (m - a as u64) as usize;
+                        let v: u16 = match rng.gen_range(0..4) {
+                            0 => rng.gen_range(0..4),
+                            1 => 508 + 512 * rng.gen_range(0..8),
+                            _ => rng.gen(),
+                        };
+                        bytes[at + 2..at + 4].copy_from_slice(&v.to_be_bytes());
+                    }
+                    m += 512;
                 }
             }
             _ => {}
         }
-        let chain: Option<u64> = match rng.gen_range(0..8) {
-            0 | 1 => boundaries.iter().copied().find(|&f| f >= a as u64),
-            2 => Some(a as u64 + 4 * rng.gen_range(0..64)),
-            3 => Some((a as u64).saturating_sub(4)),
+        let chain: Option<u64> = match rng.gen_range(0..10) {
+            0..=2 => starts.iter().copied().find(|&f| f >= a as u64),
+            3 => Some(a as u64 + 4 * rng.gen_range(0..64)),
+            4 => Some((b as u64).saturating_sub(rng.gen_range(1..4)) & !3),
+            5 => Some((a as u64).saturating_sub(4)),
             _ => None,
         };
         let found = locate_fpdus(&settings, chain, a as u64, b as u64, &bytes);
@@ -80,7 +126,7 @@ fn check(engine: &str, w: usize, seed: u64, markers: bool, count: usize, busy: b
         origin,
         markers,
         crc: true,
-        max_ulpdu: t.config.max_ulpdu,
+        max_ulpdu,
         idle: if busy { Pattern::Random { p: 0.7, seed } } else { Pattern::Always },
         read_idle: if busy { Pattern::Random { p: 0.6, seed: seed + 1 } } else { Pattern::Always },
         read_delay: if busy { 5 } else { 1 },
@@ -102,6 +148,13 @@ fn check(engine: &str, w: usize, seed: u64, markers: bool, count: usize, busy: b
         );
     }
     expected.iter().map(Vec::len).sum()
+}
+
+/// Segments of 65,536 octets (the ring; 128 Markers, every candidate kept) from a stream of
+/// about 100 KiB, one starting on a Marker position, with Markers on.
+fn longest(engine: &str, w: usize) -> usize {
+    let cuts = Cuts { messages: 120, count: 2, longest: 65_536, max_ulpdu: None, at_marker: true };
+    check(engine, w, 31 + w as u64, true, cuts, false)
 }
 
 /// CRCs off: nothing is located, nothing is read.
@@ -126,11 +179,16 @@ macro_rules! locate_tests {
         fn $name() {
             crc_off($engine, $w);
             let mut found = 0;
-            for (k, seed) in [11u64, 12, 13, 14].into_iter().enumerate() {
-                found += check($engine, $w, seed + $w, k % 2 == 0, 30, k >= 2);
+            for (k, seed) in [11u64, 12, 13, 14, 15].into_iter().enumerate() {
+                // The last stream with a ULPDU_Length limit below some of its FPDUs.
+                let max_ulpdu = (k == 4).then_some(700);
+                let cuts =
+                    Cuts { messages: 30, count: 40, longest: 3_000, max_ulpdu, at_marker: false };
+                found += check($engine, $w, seed + $w, k % 2 == 0, cuts, k >= 2);
             }
+            found += longest($engine, $w);
             eprintln!("{} W={}: {found} FPDUs located", $engine, $w);
-            assert!(found > 50, "only {found} FPDUs located");
+            assert!(found >= 50, "only {found} FPDUs located");
         }
     )*};
 }
