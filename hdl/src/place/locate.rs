@@ -58,9 +58,11 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. Pass 2: per try, one cycle to choose, the
-//! request, the read at one beat per cycle (as the reader delivers), the path's latency (about
-//! 20 to 30 cycles) and two cycles to finish; one cycle per candidate skipped.
+//! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. Pass 2: per try, one
+//! cycle to choose, the request, the read at one beat per cycle (as the reader delivers), the
+//! path's latency (`mpa_rx`'s, 22 to 31 cycles measured with its release buffer, less that
+//! buffer's 3) and one or two cycles to finish; one cycle per candidate skipped. Not measured
+//! on this block.
 //!
 //! ### Reset
 //! `rst` empties everything; the next beat of `s_axis` starts a segment.
