@@ -503,6 +503,8 @@ pub fn sim_place_cmd(
         "segments": segments.len(),
         "refused": r[&hdl::place::reg::CNT_REFUSED],
         "peak_held_octets": r[&hdl::place::reg::REASM_PEAK],
+        "located_fpdus": r[&hdl::place::reg::REASM_LOCATED],
+        "located_octets": r[&hdl::place::reg::REASM_LOCATED_OCTETS],
         "fpdus": r[&hdl::place::reg::CNT_FPDUS],
         "records": r[&hdl::place::reg::CNT_RECORDS],
         "bursts": r[&hdl::place::reg::CNT_BURSTS],

@@ -4,7 +4,10 @@
 //! octets the hardware held at once (REASM_PEAK), and the octets that went straight through
 //! (segments that started at the in-order edge) against those that went through the ring.
 //! For comparison, the golden receiver with out-of-order placement on: the fraction of DDP
-//! payload it places straight from the segment, and its peak held octets. Throughput: DDP
+//! payload it places straight from the segment, and its peak held octets. Located: the FPDUs
+//! the hardware located and verified in out-of-order segments (REASM_LOCATED; every offer
+//! beyond the edge, refused and duplicate ones included; not placed from there yet) beside
+//! the FPDUs the golden receiver placed out of order. Throughput: DDP
 //! payload octets written per cycle (as a share of W beside the same connection offered in
 //! sequence order, and segment octets offered per cycle, refused and duplicate ones included,
 //! as a share of W), from the first segment beat taken to the last memory write beat, with the
@@ -31,14 +34,15 @@ fn table(seeds: u64, w: usize) {
     println!();
     println!("W = {w}");
     println!();
-    println!("| scenario | buffer | offers | refused | peak held (hardware) | straight through | through the ring | payload octets/cycle | golden with placement on: placed directly, peak held, refused |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| scenario | buffer | offers | refused | peak held (hardware) | straight through | through the ring | payload octets/cycle | golden with placement on: placed directly, peak held, refused | FPDUs located (hardware) / placed out of order (golden) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for scenario in Scenario::ALL.into_iter().skip(1) {
         for small in [false, true] {
             let (mut offers, mut refused, mut peak, mut straight, mut ring) = (0, 0, 0, 0u64, 0u64);
             let (mut g_direct, mut g_payload, mut g_peak, mut g_refused) = (0u64, 0u64, 0u64, 0u64);
             let (mut octets, mut wire, mut cycles, mut quick) = (0u64, 0u64, 0u64, 0);
             let (mut io_octets, mut io_cycles) = (0u64, 0u64);
+            let (mut located, mut g_ooo) = (0u64, 0u64);
             for seed in 0..seeds {
                 let mut t = generate(&TrafficOptions {
                     scenario,
@@ -91,6 +95,7 @@ fn table(seeds: u64, w: usize) {
                 offers += list.len();
                 refused += hw.final_regs[&hdl::place::reg::CNT_REFUSED] as usize;
                 peak = peak.max(hw.final_regs[&hdl::place::reg::REASM_PEAK] as u64);
+                located += hw.final_regs[&hdl::place::reg::REASM_LOCATED] as u64;
                 // What the reassembly block does with each accepted segment: straight through
                 // when it starts at the edge, else its new octets through the ring.
                 let mut edge = 0i64;
@@ -131,9 +136,10 @@ fn table(seeds: u64, w: usize) {
                 g_payload += m.direct_octets + m.held_octets;
                 g_peak = g_peak.max(m.peak_held_octets);
                 g_refused += m.refused;
+                g_ooo += m.ooo_fpdus;
             }
             println!(
-                "| {} | {} | {offers} | {refused} | {peak} | {:.1} % | {:.1} % | {} | {:.1} %, {g_peak}, {g_refused} |",
+                "| {} | {} | {offers} | {refused} | {peak} | {:.1} % | {:.1} % | {} | {:.1} %, {g_peak}, {g_refused} | {located} / {g_ooo} |",
                 scenario.name(),
                 if small { "reserve + 6000, 4 records" } else { "256 KiB, 17 records" },
                 100.0 * straight as f64 / (straight + ring).max(1) as f64,

@@ -652,7 +652,7 @@ pub struct RnicRun {
     pub stats: RnicStats,
     /// The registers read at the end: STATUS, ERR_CODE, ERR_SEQ, CNT_FPDUS, CNT_PLACED_LO,
     /// CNT_RECORDS, CNT_BURSTS, CNT_RESPONSES, CNT_WRITE_ERRORS, QN0_MSN, CNT_REFUSED,
-    /// REASM_HELD, REASM_RUNS, REASM_PEAK.
+    /// REASM_HELD, REASM_RUNS, REASM_PEAK, REASM_LOCATED, REASM_LOCATED_OCTETS.
     pub final_regs: BTreeMap<u64, u32>,
     /// Every verdict, in order: the segment's sequence number and whether it was accepted.
     pub verdicts: Vec<(u32, bool)>,
@@ -1302,6 +1302,8 @@ pub fn run_rnic(
         reg::REASM_HELD,
         reg::REASM_RUNS,
         reg::REASM_PEAK,
+        reg::REASM_LOCATED,
+        reg::REASM_LOCATED_OCTETS,
     ];
     for a in regs {
         axil.push(AxilOp::read(a));

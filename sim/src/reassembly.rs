@@ -12,8 +12,10 @@ use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize, const D: usize, const RN: usize]
     PlaceReassembly<W, B, D, RN> {
-    in rst, in cfg_seq, in cfg_budget, in cfg_records, in stopped, sink s_axis, source m_axis,
-    out vrd_valid, out vrd_accept, out vrd_seq, out held, out runs, out refused, out peak_held
+    in rst, in cfg_seq, in cfg_budget, in cfg_records, in stopped, in cfg_markers, in cfg_crc,
+    in cfg_max_ulpdu, sink s_axis, source m_axis, out vrd_valid, out vrd_accept, out vrd_seq,
+    out held, out runs, out refused, out peak_held, out loc_valid, out loc_start, out loc_end,
+    out located, out located_octets, out loc_watchdog
 });
 
 /// The reassembly block alone at `width` bytes per beat: a 64 KiB ring and
@@ -39,6 +41,12 @@ pub struct ReassemblyOptions {
     pub budget: u32,
     /// Out-of-order runs that may be held.
     pub records: u32,
+    /// Markers on (the locator).
+    pub markers: bool,
+    /// CRCs on (the locator locates nothing without them).
+    pub crc: bool,
+    /// Largest ULPDU_Length accepted (the locator).
+    pub max_ulpdu: u32,
     /// When TCP may offer a beat.
     pub idle: Pattern,
     /// When `mpa_rx` takes a beat.
@@ -53,6 +61,9 @@ impl Default for ReassemblyOptions {
             seq: 0,
             budget: 1 << 20,
             records: 15,
+            markers: false,
+            crc: false,
+            max_ulpdu: 64768,
             idle: Pattern::Always,
             backpressure: Pattern::Always,
             cycles_per_beat: 20,
@@ -76,6 +87,13 @@ pub struct OutSegment {
 pub struct ReassemblyRun {
     /// One per offered segment, in order: its sequence number and whether it was accepted.
     pub verdicts: Vec<(u32, bool)>,
+    /// One per offered segment: the FPDUs located in it before its verdict, `[start, end)` as
+    /// sequence numbers.
+    pub located: Vec<Vec<(u32, u32)>>,
+    /// The `located` and `located_octets` counters at the end.
+    pub located_count: u64,
+    /// See `located_count`.
+    pub located_octets: u64,
     /// The segments passed on.
     pub out: Vec<OutSegment>,
     /// Cycles from reset to the end.
@@ -105,11 +123,16 @@ pub fn run_reassembly(
     let port = |n: &str| sim.port(n);
     let (vv, va, vs) = (port("vrd_valid")?, port("vrd_accept")?, port("vrd_seq")?);
     let stats = [port("held")?, port("runs")?, port("refused")?, port("peak_held")?];
+    let (lv, ls, le) = (port("loc_valid")?, port("loc_start")?, port("loc_end")?);
+    let (lc, lo, lw) = (port("located")?, port("located_octets")?, port("loc_watchdog")?);
     for (n, v) in [
         ("cfg_seq", opts.seq as u64),
         ("cfg_budget", opts.budget as u64),
         ("cfg_records", opts.records as u64),
         ("stopped", 0),
+        ("cfg_markers", opts.markers as u64),
+        ("cfg_crc", opts.crc as u64),
+        ("cfg_max_ulpdu", opts.max_ulpdu as u64),
     ] {
         let p = sim.port(n)?;
         sim.set_u64(p, v);
@@ -131,6 +154,7 @@ pub fn run_reassembly(
     let start = sim.cycles();
     let mut run = ReassemblyRun::default();
     let mut quiet = 0u64;
+    let mut located = Vec::new();
     let budget = 5_000 + opts.cycles_per_beat * total_in;
     loop {
         src.drive(sim);
@@ -146,7 +170,15 @@ pub fn run_reassembly(
                 _ => return Err(format!("verdict {k} for sequence number {seq:#x} unexpected")),
             }
             run.verdicts.push((seq, sim.get_u64(va) & 1 != 0));
+            run.located.push(std::mem::take(&mut located));
             quiet = 0;
+        }
+        if sim.get_u64(lv) & 1 != 0 {
+            located.push((sim.get_u64(ls) as u32, sim.get_u64(le) as u32));
+            quiet = 0;
+        }
+        if sim.get_u64(lw) & 1 != 0 {
+            return Err(format!("cycle {}: the locator's watchdog fired", sim.cycles() - start));
         }
         let sent = src.sent;
         src.sample(sim);
@@ -170,6 +202,9 @@ pub fn run_reassembly(
                 segments.len()
             ));
         }
+    }
+    if !located.is_empty() {
+        return Err(format!("{} FPDUs located after the last verdict", located.len()));
     }
     let violations: Vec<String> =
         mon_s.violations.iter().chain(&mon_m.violations).cloned().collect();
@@ -203,6 +238,7 @@ pub fn run_reassembly(
     run.beats_in = total_in;
     let st: Vec<u64> = stats.iter().map(|&p| sim.get_u64(p)).collect();
     (run.held, run.runs, run.refused, run.peak_held) = (st[0], st[1], st[2], st[3]);
+    (run.located_count, run.located_octets) = (sim.get_u64(lc), sim.get_u64(lo));
     Ok(run)
 }
 

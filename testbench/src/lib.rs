@@ -311,7 +311,8 @@ pub mod rx_check {
 /// (`rnic place --inorder`), with the same deliveries, the same error (code and FPDU) and the
 /// same memory in every region and posted buffer.
 pub mod rnic {
-    use golden::receiver::{Event, ReceiverConfig};
+    use golden::fpdu::FramingConfig;
+    use golden::receiver::{locate_fpdus, Event, LocateSettings, Receiver, ReceiverConfig};
     use sim::place::{run_rnic, RnicRun, RnicRunOptions};
     use sim::traffic::{run_receiver, TcpSegment};
 
@@ -437,7 +438,57 @@ pub mod rnic {
         assert_same_run(&hw, &g_events, gold.receiver.memory(), what);
         let refused = verdicts.iter().filter(|v| !**v).count();
         assert_eq!(hw.final_regs[&hdl::place::reg::CNT_REFUSED] as usize, refused, "{what}");
+        if !stops {
+            let located = located_in_offers(&cfg, &offers);
+            let n = located.iter().map(Vec::len).sum::<usize>() as u32;
+            let octets: u32 = located.iter().flatten().map(|&(a, b)| b.wrapping_sub(a)).sum();
+            let r = &hw.final_regs;
+            assert_eq!(
+                (r[&hdl::place::reg::REASM_LOCATED], r[&hdl::place::reg::REASM_LOCATED_OCTETS]),
+                (n, octets),
+                "{what}: FPDUs located in out-of-order segments, and their octets"
+            );
+        }
         (hw, g_events, refused)
+    }
+
+    /// Per offer (in the order offered), the FPDUs `PlaceReassembly` locates in it before its
+    /// verdict, `[start, end)` as sequence numbers: [`locate_fpdus`] of the segment (no placed
+    /// FPDU to chain from, header alignment off) when it starts beyond the golden receiver's
+    /// in-order edge (replayed from the offers), is not empty, ends within
+    /// `cfg.reassembly_window` of the edge and CRCs are on; nothing otherwise. Meaningful for
+    /// the offers before the connection stops.
+    pub fn located_in_offers(cfg: &ReceiverConfig, offers: &[TcpSegment]) -> Vec<Vec<(u32, u32)>> {
+        let mut r = Receiver::new(cfg).expect("config");
+        let settings = LocateSettings {
+            framing: FramingConfig { markers: cfg.markers, crc: true, offset: 0 },
+            max_ulpdu: cfg.max_ulpdu,
+            aligned_detect: false,
+            version: cfg.version.protocol(),
+        };
+        let mut out = Vec::new();
+        for x in offers {
+            let rel = x.seq.wrapping_sub(r.edge_seq()) as u64;
+            let len = x.payload.len() as u64;
+            let mut found = Vec::new();
+            if cfg.crc
+                && rel != 0
+                && rel < 1 << 31
+                && len != 0
+                && rel + len <= cfg.reassembly_window
+            {
+                let s = x.seq.wrapping_sub(cfg.origin) as u64;
+                for l in locate_fpdus(&settings, None, s, s + len, &x.payload) {
+                    found.push((
+                        cfg.origin.wrapping_add(l.start as u32),
+                        cfg.origin.wrapping_add(l.end as u32),
+                    ));
+                }
+            }
+            out.push(found);
+            r.segment(x.seq, &x.payload, x.fin).expect("golden segment");
+        }
+        out
     }
 
     /// Protection domain of [`crafted_config`].

@@ -2,6 +2,9 @@
 //! re-cut, with sequence numbers wrapping through 2^32; the verdicts are the golden receiver's
 //! with out-of-order placement off and the same buffer, table and window, and what comes out is
 //! the stream in order, at every width on both engines, under idle cycles and backpressure.
+//! The FPDUs the block locates in each out-of-order segment before its verdict are
+//! [`golden::receiver::locate_fpdus`]'s for that segment (no placed FPDU to chain from, header
+//! alignment off; `testbench::rnic::located_in_offers`).
 
 use golden::receiver::{Delivery, Event, ReceiverConfig};
 use sim::reassembly::{check_in_order, reassembly, run_reassembly, ReassemblyOptions};
@@ -46,7 +49,7 @@ fn hardware_config(t: &sim::traffic::Traffic) -> ReceiverConfig {
 }
 
 /// One generated connection of `messages` messages through the block against the golden
-/// receiver; returns the refusals, the peak held and the offers.
+/// receiver; returns the refusals, the peak held, the offers and the FPDUs located.
 #[allow(clippy::too_many_arguments)]
 fn check_n(
     engine: &str,
@@ -58,7 +61,7 @@ fn check_n(
     records: u32,
     busy: bool,
     messages: usize,
-) -> (usize, u64, usize) {
+) -> (usize, u64, usize, u64) {
     let o = TrafficOptions {
         scenario,
         seed,
@@ -80,6 +83,9 @@ fn check_n(
         seq: cfg.origin,
         budget: (cfg.reassembly_octets - cfg.in_order_reserve()) as u32,
         records: cfg.records - 1,
+        markers: cfg.markers,
+        crc: cfg.crc,
+        max_ulpdu: cfg.max_ulpdu,
         idle: if busy { Pattern::Random { p: 0.7, seed } } else { Pattern::Always },
         backpressure: if busy {
             Pattern::Random { p: 0.6, seed: seed ^ 9 }
@@ -92,11 +98,26 @@ fn check_n(
     let run = run_reassembly(sim.as_mut(), &offers, &opts).unwrap_or_else(|e| panic!("{tag}: {e}"));
     assert_eq!(run.verdicts.len(), offers.len(), "{tag}: verdicts");
     let mut refused = 0;
+    let located = testbench::rnic::located_in_offers(&cfg, &offers);
     for (k, (v, g)) in run.verdicts.iter().zip(&verdicts).enumerate() {
         if let Some(g) = g {
             assert_eq!(v.1, *g, "{tag}: verdict on offer {k} (seq {:#x})", v.0);
+            assert_eq!(
+                run.located[k], located[k],
+                "{tag}: FPDUs located in offer {k} (seq {:#x})",
+                v.0
+            );
             refused += usize::from(!g);
         }
+    }
+    if verdicts.iter().all(Option::is_some) {
+        let n: usize = located.iter().map(Vec::len).sum();
+        let octets: u64 = located.iter().flatten().map(|&(a, b)| b.wrapping_sub(a) as u64).sum();
+        assert_eq!(
+            (run.located_count, run.located_octets),
+            (n as u64, octets),
+            "{tag}: located counters"
+        );
     }
     let wire = &t.sent.wire;
     let min_len = edge_end.wrapping_sub(cfg.origin) as usize;
@@ -106,7 +127,7 @@ fn check_n(
         assert_eq!((run.held, run.runs), (0, 0), "{tag}: nothing held at the end");
     }
     assert!(run.refused as usize >= refused, "{tag}: refused counter");
-    (refused, run.peak_held, offers.len())
+    (refused, run.peak_held, offers.len(), run.located_count)
 }
 
 /// Hand-built: a segment ending beyond the ring is refused; a retransmission overlapping the
@@ -184,12 +205,16 @@ macro_rules! reassembly_tests {
         fn $name() {
             directed($engine, $w);
             let mut refusals = 0;
+            let mut located = 0;
             for (k, s) in Scenario::ALL.into_iter().enumerate() {
                 let seed = 100 + k as u64 + $w;
-                let (r, _, _) = check_n($engine, $w, s, seed, k % 2 == 0, 1 << 20, 16, k % 3 == 1, 40);
+                let (r, _, _, l) =
+                    check_n($engine, $w, s, seed, k % 2 == 0, 1 << 20, 16, k % 3 == 1, 40);
                 refusals += r;
+                located += l;
             }
             assert_eq!(refusals, 0, "a large buffer refuses nothing");
+            assert!(located > 0, "Markers locate FPDUs in out-of-order segments");
             // Small buffers: refusals, retransmissions, and every stream still completes.
             for (k, s) in [Scenario::Loss, Scenario::Mixed, Scenario::Wrap, Scenario::Dup]
                 .into_iter()
@@ -197,7 +222,7 @@ macro_rules! reassembly_tests {
             {
                 let seed = 7 + k as u64 * 31 + $w;
                 for (extra, records) in [(0, 1), (3000, 2), (9000, 4)] {
-                    let (r, _, _) = check_n(
+                    let (r, _, _, _) = check_n(
                         $engine, $w, s, seed, k % 2 == 1, extra, records, k % 2 == 0, 40,
                     );
                     refusals += r;

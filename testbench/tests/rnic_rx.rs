@@ -117,11 +117,13 @@ fn generated(engine: &str, w: usize, seeds: u64, messages: usize) {
 
 /// Segments in any order (every traffic scenario but `inorder`, Markers on and off, CRC on and
 /// off, large and small reassembly buffers): verdicts, deliveries, error and memory as the
-/// golden receiver's with the hardware's reassembly settings, and as in order.
+/// golden receiver's with the hardware's reassembly settings, and as in order; the FPDUs
+/// located in out-of-order segments (REASM_LOCATED and its octets) as `locate_fpdus` finds them.
 fn arrival_orders(engine: &str, w: usize, messages: usize) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let mut refused = 0;
     let mut offers = 0;
+    let mut located = 0;
     for (k, scenario) in Scenario::ALL.into_iter().skip(1).enumerate() {
         for small in [false, true] {
             let seed = 40 + k as u64 + w as u64;
@@ -151,9 +153,11 @@ fn arrival_orders(engine: &str, w: usize, messages: usize) {
             let (hw, _, r) = check_arrival(sim.as_mut(), &t.config, &t.segments, &opts, &what);
             refused += r;
             offers += hw.verdicts.len();
+            located += hw.final_regs[&reg::REASM_LOCATED];
         }
     }
     assert!(refused > 0, "w{w} {engine}: small buffers refuse ({offers} offers)");
+    assert!(located > 0, "w{w} {engine}: Markers locate FPDUs in out-of-order segments");
 }
 
 /// The campaign on the whole `rnic_rx`: connections (150 messages each for a long campaign, 50
@@ -808,13 +812,18 @@ fn register_map(engine: &str) {
             AxilOp::read(reg::REASM_HELD),
             AxilOp::read(reg::REASM_RUNS),
             AxilOp::read(reg::REASM_PEAK),
+            AxilOp::read(reg::REASM_LOCATED),
+            AxilOp::read(reg::REASM_LOCATED_OCTETS),
         ],
     )
     .unwrap();
     let v: Vec<u32> = r.iter().map(|x| x.1).collect();
     // STATUS: resetting while the tables are cleared after reset (256 cycles).
     let params = 8 | 8 << 8 | 6 << 16 | 16 << 24;
-    assert_eq!(v, [reg::ID_VALUE, params, reg::CTRL_CRC, 0x20, 0xFFFF, 64, 1, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        v,
+        [reg::ID_VALUE, params, reg::CTRL_CRC, 0x20, 0xFFFF, 64, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
     assert_eq!(wait_status_clear(sim, 0x20), 0, "{engine}: STATUS once the tables are clear");
     // Read-write registers hold what is written.
     let rw = [

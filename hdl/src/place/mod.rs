@@ -299,6 +299,11 @@ pub mod reg {
     pub const REASM_RUNS: u64 = 0x074;
     /// RO: the most out-of-order octets held at once.
     pub const REASM_PEAK: u64 = 0x078;
+    /// RO: FPDUs located in out-of-order segments (RFC 5044 section 6: Markers, the length
+    /// chain; verified, not yet placed from there).
+    pub const REASM_LOCATED: u64 = 0x07C;
+    /// RO: octets of the FPDUs counted by REASM_LOCATED.
+    pub const REASM_LOCATED_OCTETS: u64 = 0x034;
     /// RW: STag of the entry to write, invalidate or read.
     pub const STAG: u64 = 0x080;
     /// RW: base TO, low word.

@@ -16,6 +16,7 @@
 //!   any order)              addressed by seq mod RING)      ▲              ├─► StreamOutQ ─► m_axis
 //!                            record table (RN runs) ──► verdict             │   (in order, seq, FIN)
 //!                            run reached by the edge ──► read back from the ring ─┘
+//!   beyond the edge: pass 1 ─► PlaceLocate ◄─ its reads from the ring ─► loc_* (located FPDUs)
 //! ```
 //!
 //! - The **edge** is the sequence number of the first octet not yet passed on. A segment that
@@ -31,6 +32,14 @@
 //! - When the edge advances (a segment at or overlapping the edge ended), every run it covers is
 //!   dropped and the run it reaches (which starts at or before the new edge and ends beyond it)
 //!   is read back from the ring and passed on, so the edge moves to that run's end.
+//! - **Locating** (RFC 5044 section 6, methods 2 and 3): a segment beyond the edge also streams
+//!   into [`PlaceLocate`]'s pass 1 as it goes into the ring; once it is in (and unless it ends
+//!   beyond the ring or is empty), the locator's reads are served from the ring, and the FPDUs
+//!   it verifies are reported on `loc_*` and counted, before the table decides. Nothing is
+//!   placed from them yet: the verdict and the held octets are as above (the golden receiver's
+//!   with `place_out_of_order` off), and the located FPDUs are
+//!   [`golden::receiver::locate_fpdus`]'s for the segment with no placed FPDU to chain from and
+//!   header alignment off.
 //! - FIN: a FIN segment's end is remembered; FIN goes out on the beat that reaches it (a null
 //!   beat if the beat that reached it had already gone).
 //! - `stopped` (the connection ended: error or Terminate): every segment is accepted and
@@ -47,11 +56,15 @@
 //! | `cfg_budget` | in | 32 | out-of-order octets that may be held (`reassembly_octets` minus the in-order reserve) |
 //! | `cfg_records` | in | 8 | out-of-order runs that may be held (`records - 1`; at most `RN`) |
 //! | `stopped` | in | 1 | the connection has ended: accept and drop |
+//! | `cfg_markers`, `cfg_crc`, `cfg_max_ulpdu` | in | 1, 1, 16 | the locator's settings (`cfg_seq` is the Marker origin); without CRCs nothing is located |
 //! | `s_axis` | in | 8W | segments in any order, `tuser[31:0]` sequence number, `tuser[32]` FIN ([`crate::rx::realigner::RX_SEG_USER`]) |
 //! | `m_axis` | out | 8W | segments in sequence order, each starting at the previous one's end, same sideband |
 //! | `vrd_valid`, `vrd_accept`, `vrd_seq` | out | 1, 1, 32 | one pulse per segment (in arrival order): accepted or refused, and its sequence number |
 //! | `held`, `runs` | out | 32, 8 | out-of-order octets and runs held now |
 //! | `refused`, `peak_held` | out | 32 | segments refused; the most out-of-order octets held at once |
+//! | `loc_valid`, `loc_start`, `loc_end` | out | 1, 32, 32 | pulse: an FPDU `[loc_start, loc_end)` located in the out-of-order segment being taken, in increasing order, before that segment's verdict |
+//! | `located`, `located_octets` | out | 32 | FPDUs located, and their octets, since reset |
+//! | `loc_watchdog` | out | 1 | sticky: the locator's watchdog ended a try (not expected; the tests assert it low) |
 //!
 //! ### Parameters
 //! `W` bytes per beat (4..64), `B = 8W`, `D` ring word-address bits (the ring holds
@@ -65,12 +78,17 @@
 //! the input slice); when runs are held, five more cycles check which of them it reached. Any
 //! other segment: one beat per cycle into the ring, then five cycles for the table (offsets,
 //! comparisons, sums, decision, commit); a run read back: one cycle, then one beat per cycle.
+//! Before its table work, a segment beyond the edge is located: four cycles after its last
+//! beat, then per try a request, one beat per cycle from the ring (from the candidate to the
+//! segment's end) and the verification path's latency ([`PlaceLocate`]); with Markers on a
+//! segment usually needs one try, so the octets of a segment beyond the edge are read twice.
 //!
 //! ### On bad input
 //! A segment longer than the ring or ending beyond it is refused (TCP's advertised window must be
 //! at most `RING`; a segment the window allows is never lost). Nothing is written outside the
 //! ring; no input hangs the block.
 
+use crate::place::locate::PlaceLocate;
 use crate::rx::realigner::RX_SEG_USER;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
@@ -81,7 +99,8 @@ use rust_hdl::prelude::*;
 pub const MIN_RING_OCTETS: usize = 1 << 16;
 
 // States (literals in `update`, which cannot name constants): 0 idle, 1 pass through,
-// 2 into the ring, 3 segment end, 4..6 table evaluation, 7 read back, 8 FIN check, 9 FIN beat.
+// 2 into the ring, 3 segment end, 4..7 table evaluation, 8 commit, 9 read back, 10 FIN check,
+// 11 FIN beat, 12 locating (a read request or the end), 13 a read for the locator.
 // Segment modes: 0 drop, 2 overlaps the edge or older, 3 beyond the edge.
 
 fn many<T: Default>(k: usize) -> Vec<T> {
@@ -103,6 +122,12 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     pub cfg_records: Signal<In, Bits<8>>,
     /// The connection has ended.
     pub stopped: Signal<In, Bit>,
+    /// Markers on (the locator).
+    pub cfg_markers: Signal<In, Bit>,
+    /// CRCs on (the locator: nothing is located without them).
+    pub cfg_crc: Signal<In, Bit>,
+    /// Largest ULPDU_Length accepted (the locator).
+    pub cfg_max_ulpdu: Signal<In, Bits<16>>,
     /// Segments, any order.
     pub s_axis: StreamSink<W, B, RX_SEG_USER>,
     /// Segments, in order.
@@ -121,7 +146,23 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     pub refused: Signal<Out, Bits<32>>,
     /// Most out-of-order octets held at once.
     pub peak_held: Signal<Out, Bits<32>>,
+    /// Pulse: an FPDU located in the out-of-order segment being taken (before its verdict).
+    pub loc_valid: Signal<Out, Bit>,
+    /// Its first octet.
+    pub loc_start: Signal<Out, Bits<32>>,
+    /// The octet after its last.
+    pub loc_end: Signal<Out, Bits<32>>,
+    /// FPDUs located in out-of-order segments.
+    pub located: Signal<Out, Bits<32>>,
+    /// Octets of the FPDUs located in out-of-order segments.
+    pub located_octets: Signal<Out, Bits<32>>,
+    /// Sticky: the locator's watchdog ended a try (not expected).
+    pub loc_watchdog: Signal<Out, Bit>,
     inp: StreamSkid<W, B, RX_SEG_USER>,
+    loc: PlaceLocate<W, B>,
+    loc_rst: DFF<Bit>,
+    located_q: DFF<Bits<32>>,
+    loc_oct_q: DFF<Bits<32>>,
     out: StreamOutQ<W, B, RX_SEG_USER>,
     ring: Vec<RAM<Bits<8>, D>>,
     // Segment.
@@ -260,6 +301,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             cfg_budget: Default::default(),
             cfg_records: Default::default(),
             stopped: Default::default(),
+            cfg_markers: Default::default(),
+            cfg_crc: Default::default(),
+            cfg_max_ulpdu: Default::default(),
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             vrd_valid: Default::default(),
@@ -269,7 +313,17 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             runs: Default::default(),
             refused: Default::default(),
             peak_held: Default::default(),
+            loc_valid: Default::default(),
+            loc_start: Default::default(),
+            loc_end: Default::default(),
+            located: Default::default(),
+            located_octets: Default::default(),
+            loc_watchdog: Default::default(),
             inp: StreamSkid::new(),
+            loc: PlaceLocate::new(),
+            loc_rst: Default::default(),
+            located_q: Default::default(),
+            loc_oct_q: Default::default(),
             out: StreamOutQ::new(),
             ring: many(W),
             state: Default::default(),
@@ -405,7 +459,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             w_addr, w_a1, d_a1, d_a2, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst,
             ev_men, ev_anyr, ev_hl, ev_dend, rs_q, re_q, ev_acc, held_q, runs_q, refused_q, peak_q,
             fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a,
-            vrd_s
+            vrd_s, loc_rst, located_q, loc_oct_q
         );
         for i in 0..RN {
             self.st[i].clock.next = self.clock.val();
@@ -453,6 +507,37 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.refused.next = self.refused_q.q.val();
         self.peak_held.next = self.peak_q.q.val();
         self.vrd_v.d.next = false;
+
+        // ---- The locator: pass 1 sees each out-of-order segment as it goes into the ring;
+        // its reads (pass 2) are served from the ring in states 12 and 13. ----
+        self.loc.clock.next = self.clock.val();
+        self.loc.rst.next = self.rst.val() | self.loc_rst.q.val();
+        self.loc_rst.d.next = false;
+        self.loc.cfg_origin.next = self.cfg_seq.val();
+        self.loc.cfg_markers.next = self.cfg_markers.val();
+        self.loc.cfg_crc.next = self.cfg_crc.val();
+        self.loc.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
+        self.loc.s_axis.data.next = self.inp.m_axis.data.val();
+        self.loc.s_axis.keep.next = self.inp.m_axis.keep.val();
+        self.loc.s_axis.user.next = self.inp.m_axis.user.val();
+        self.loc.s_axis.last.next = self.inp.m_axis.last.val();
+        self.loc.s_axis.valid.next =
+            (self.state.q.val() == 2) & (self.s_mode.q.val() == 3) & self.inp.m_axis.valid.val();
+        self.loc.chain_valid.next = false;
+        self.loc.chain_seq.next = 0.into();
+        self.loc.rd_ready.next = self.state.q.val() == 12;
+        self.loc.s_rd.valid.next = (self.state.q.val() == 13) & self.d_valid.q.val();
+        self.loc_valid.next = self.loc.loc_valid.val();
+        self.loc_start.next = self.loc.loc_start.val();
+        self.loc_end.next = self.loc.loc_end.val();
+        self.loc_watchdog.next = self.loc.watchdog.val();
+        self.located.next = self.located_q.q.val();
+        self.located_octets.next = self.loc_oct_q.q.val();
+        if self.loc.loc_valid.val() {
+            self.located_q.d.next = self.located_q.q.val() + 1;
+            self.loc_oct_q.d.next =
+                self.loc_oct_q.q.val() + (self.loc.loc_end.val() - self.loc.loc_start.val());
+        }
         if self.held_q.q.val() > self.peak_q.q.val() {
             self.peak_q.d.next = self.held_q.q.val();
         }
@@ -464,7 +549,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.out.s_axis.keep.next = self.inp.m_axis.keep.val();
         self.out.s_axis.user.next = self.inp.m_axis.user.val();
         self.out.s_axis.last.next = self.inp.m_axis.last.val();
-        self.take.next = (self.state.q.val() == 2) & self.inp.m_axis.valid.val();
+        self.take.next = (self.state.q.val() == 2)
+            & self.inp.m_axis.valid.val()
+            & ((self.s_mode.q.val() != 3) | self.loc.s_axis.ready.val());
         self.pass_take.next =
             (self.state.q.val() == 1) & self.inp.m_axis.valid.val() & self.out.s_axis.ready.val();
         self.useq.next = bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val());
@@ -518,9 +605,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.d_n.next = self.c_w.val();
         }
         self.d_last.next = self.d_rem.q.val() <= self.c_w.val();
-        if self.state.q.val() == 9 {
+        if (self.state.q.val() == 9) | (self.state.q.val() == 13) {
             self.rot_r.next = self.d_r.q.val();
             self.d_push.next = self.d_valid.q.val() & self.out.s_axis.ready.val();
+            if self.state.q.val() == 13 {
+                self.d_push.next = self.d_valid.q.val() & self.loc.s_rd.ready.val();
+            }
             self.a0.next = bit_cast::<D, 32>(self.d_addr.q.val());
             self.a1.next = bit_cast::<D, 32>(self.d_a1.q.val());
             if self.d_push.val() {
@@ -553,6 +643,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     | (self.rdat.val() << self.c_drr[s].val());
             }
         }
+        self.loc.s_rd.data.next = self.rdat.val();
+        self.loc.s_rd.keep.next = !(self.c_ones_w.val() << bit_cast::<16, 32>(self.d_n.val()));
+        self.loc.s_rd.last.next = self.d_last.val();
+        self.loc.s_rd.user.next = 0.into();
 
         // ---- Table evaluation, stage 0 (state 4): offsets from the edge in 17 bits (every held
         // run and every segment evaluated lies within RING <= 2^16 octets of the edge). ----
@@ -760,8 +854,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 }
             }
             2 => {
-                // S_INTAKE: into the ring.
-                self.inp.m_axis.ready.next = true;
+                // S_INTAKE: into the ring (and, beyond the edge, into the locator's pass 1).
+                self.inp.m_axis.ready.next =
+                    (self.s_mode.q.val() != 3) | self.loc.s_axis.ready.val();
                 if self.take.val() {
                     self.r_lo.d.next = self.r_lo.q.val() - self.c_w.val();
                     self.r_hi.d.next = self.r_hi.q.val() - self.c_w.val();
@@ -806,6 +901,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         self.state.d.next = 10.into();
                     }
                 } else if self.s_mode.q.val() == 3 {
+                    // Not located: beyond the ring, or empty (the locator is reset).
+                    self.loc_rst.d.next = true;
                     if self.s_beyond.q.val() {
                         self.vrd_a.d.next = false;
                         self.refused_q.d.next = self.refused_q.q.val() + 1;
@@ -815,9 +912,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                             self.fin_end.d.next = self.e_end.val();
                         }
                     } else {
+                        self.loc_rst.d.next = false;
                         self.vrd_v.d.next = false;
                         self.ev_post.d.next = false;
-                        self.state.d.next = 4.into();
+                        self.state.d.next = 12.into();
                     }
                 }
             }
@@ -925,6 +1023,36 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     self.state.d.next = 11.into();
                 }
             }
+            12 => {
+                // S_LOCATE: the locator's read requests, until it has finished the segment;
+                // then the table.
+                if self.loc.rd_valid.val() {
+                    self.d_seq.d.next = self.loc.rd_seq.val();
+                    self.d_addr.d.next = self.loc.rd_seq.val() >> self.c_lw.val();
+                    self.d_a1.d.next = (self.loc.rd_seq.val() >> self.c_lw.val()) + 1;
+                    self.d_a2.d.next = (self.loc.rd_seq.val() >> self.c_lw.val()) + 2;
+                    self.d_r.d.next = bit_cast::<16, 32>(self.loc.rd_seq.val() & self.c_wm1.val());
+                    self.d_rem.d.next = self.loc.rd_end.val() - self.loc.rd_seq.val();
+                    self.d_valid.d.next = false;
+                    self.state.d.next = 13.into();
+                }
+                if self.loc.done.val() {
+                    self.state.d.next = 4.into();
+                }
+            }
+            13 => {
+                // S_LOCREAD: the segment from the requested octet, read back to the locator.
+                self.d_valid.d.next = true;
+                if self.d_push.val() {
+                    self.d_addr.d.next = self.d_a1.q.val();
+                    self.d_a1.d.next = self.d_a2.q.val();
+                    self.d_a2.d.next = self.d_a2.q.val() + 1;
+                    self.d_rem.d.next = self.d_rem.q.val() - self.d_n.val();
+                    if self.d_last.val() {
+                        self.state.d.next = 12.into();
+                    }
+                }
+            }
             11 => {
                 // S_FINNULL: a null beat with FIN.
                 self.out.s_axis.valid.next = true;
@@ -966,6 +1094,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.fin_sent.d.next = false;
             self.vrd_v.d.next = false;
             self.d_valid.d.next = false;
+            self.loc_rst.d.next = false;
+            self.located_q.d.next = 0.into();
+            self.loc_oct_q.d.next = 0.into();
         }
     }
 }

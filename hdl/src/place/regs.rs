@@ -144,6 +144,10 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     pub reasm_runs: Signal<In, Bits<8>>,
     /// Most out-of-order octets held.
     pub reasm_peak: Signal<In, Bits<32>>,
+    /// FPDUs located in out-of-order segments.
+    pub reasm_located: Signal<In, Bits<32>>,
+    /// Their octets.
+    pub reasm_located_octets: Signal<In, Bits<32>>,
     // AXI4-Lite.
     w_rdy: DFF<Bit>,
     bv: DFF<Bit>,
@@ -271,6 +275,8 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             reasm_held: Default::default(),
             reasm_runs: Default::default(),
             reasm_peak: Default::default(),
+            reasm_located: Default::default(),
+            reasm_located_octets: Default::default(),
             w_rdy: Default::default(),
             bv: Default::default(),
             bresp: Default::default(),
@@ -747,6 +753,10 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             12 => {
                 self.r_val.next = bit_cast::<32, 8>(self.reasm_records.q.val());
             }
+            // REASM_LOCATED_OCTETS
+            13 => {
+                self.r_val.next = self.reasm_located_octets.val();
+            }
             // CNT_FPDUS
             16 => {
                 self.r_val.next = self.n_fpdus.q.val();
@@ -806,6 +816,10 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             // REASM_PEAK
             30 => {
                 self.r_val.next = self.reasm_peak.val();
+            }
+            // REASM_LOCATED
+            31 => {
+                self.r_val.next = self.reasm_located.val();
             }
             // STAG
             32 => {

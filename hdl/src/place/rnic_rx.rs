@@ -265,6 +265,9 @@ impl<
         self.reasm.cfg_seq.next = self.regs.cfg_origin.val();
         self.reasm.cfg_budget.next = self.regs.cfg_reasm_budget.val();
         self.reasm.cfg_records.next = self.regs.cfg_reasm_records.val();
+        self.reasm.cfg_markers.next = self.regs.cfg_markers.val();
+        self.reasm.cfg_crc.next = self.regs.cfg_crc.val();
+        self.reasm.cfg_max_ulpdu.next = self.regs.cfg_max_ulpdu.val();
         self.reasm.stopped.next = self.check.stopped.val() | self.deliver.stop_out.val();
         self.reasm.s_axis.data.next = self.s_axis.data.val();
         self.reasm.s_axis.keep.next = self.s_axis.keep.val();
@@ -427,5 +430,7 @@ impl<
         self.regs.reasm_held.next = self.reasm.held.val();
         self.regs.reasm_runs.next = self.reasm.runs.val();
         self.regs.reasm_peak.next = self.reasm.peak_held.val();
+        self.regs.reasm_located.next = self.reasm.located.val();
+        self.regs.reasm_located_octets.next = self.reasm.located_octets.val();
     }
 }
