@@ -76,7 +76,7 @@ crate::direct_top!([const W: usize, const B: usize, const A: usize] RxRelease<W,
 crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRx<W, B, A> {
     in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
     source m_axis, out err_seq, out seq_gap, out err_crc, out err_marker, out dropped,
-    out cfg_misaligned
+    out cfg_misaligned, out pkt_end, out front_busy
 });
 
 /// The release buffer alone at `width` bytes per beat: 16 beats when `small` (to test a full

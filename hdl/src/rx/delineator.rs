@@ -26,6 +26,7 @@
 //! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (the release buffer's capacity; at most 64768) |
 //! | `s_axis` | in | 8W | the stream as words ([`super::realigner::RX_WORD_USER`]) |
 //! | `m_axis` | out | 8W | one FPDU per packet (Markers and CRC field included), lane 0 its first word; or an error packet |
+//! | `busy` | out | 1 | a beat taken is still inside (input register, an FPDU's last beat still to go, output queue); low: every FPDU whose last word was taken has gone out |
 //! | `m_axis.user` | out | [`RX_FPDU_USER`] | every beat: `[31:0]` sequence number of the FPDU's first octet, `[38:32]` words from its first word to the first Marker position (0: it starts with a Marker), `[39]` Markers on, `[40]` CRC on, `[41]` error packet, `[43:42]` its RFC 5044 section 8 code |
 //!
 //! An error packet ends the stream: nothing follows it. Its words (if any) are not an FPDU.
@@ -76,6 +77,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     pub s_axis: StreamSink<W, B, RX_WORD_USER>,
     /// FPDU packets.
     pub m_axis: StreamSource<W, B, RX_FPDU_USER>,
+    /// A beat taken is still inside (see the module documentation).
+    pub busy: Signal<Out, Bit>,
     head: StreamSkid<W, B, PRE_USER>,
     out: StreamOutQ<W, B, RX_FPDU_USER>,
     // Where the stream is: the head beat's next word (lane s), words from it to the next Marker
@@ -185,6 +188,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             cfg_max_ulpdu: Default::default(),
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
+            busy: Default::default(),
             head: StreamSkid::new(),
             out: StreamOutQ::new(),
             s: Default::default(),
@@ -285,6 +289,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
+        self.busy.next =
+            self.head.m_axis.valid.val() | self.out.m_axis.valid.val() | self.closing.q.val();
         self.out.clock.next = self.clock.val();
         self.out.rst.next = self.rst.val();
         self.m_axis.data.next = self.out.m_axis.data.val();

@@ -26,6 +26,7 @@
 //! | `err_marker` | out | 1 | pulse: an FPDU was rejected for a Marker's FPDUPTR |
 //! | `dropped` | out | 1 | pulse: a bad ULPDU was dropped in the release buffer |
 //! | `cfg_misaligned` | out | 1 | `cfg_seq - cfg_origin` is not a multiple of 4 |
+//! | `pkt_end`, `front_busy` | out | 1 | pulse: an FPDU (or error packet) was delineated, each becoming one ULPDU or error packet on `m_axis` until the first error; the front (realigner, delineator) holds a beat. Together they tell a consumer that counts the ULPDUs it took when everything complete that came in has come out ([`crate::place::rnic_rx`] does, before it checks an FPDU out of order) |
 //!
 //! Nothing is released after an error (section 8) until `rst`.
 //!
@@ -92,6 +93,10 @@ pub struct MpaRx<const W: usize, const B: usize, const A: usize> {
     pub err_marker: Signal<Out, Bit>,
     /// Pulse: a bad ULPDU was dropped.
     pub dropped: Signal<Out, Bit>,
+    /// Pulse: a packet was delineated.
+    pub pkt_end: Signal<Out, Bit>,
+    /// The realigner or the delineator holds a beat.
+    pub front_busy: Signal<Out, Bit>,
     /// The stream position is not a multiple of 4.
     pub cfg_misaligned: Signal<Out, Bit>,
     verify: RxVerify<W, B>,
@@ -118,6 +123,8 @@ impl<const W: usize, const B: usize, const A: usize> MpaRx<W, B, A> {
             err_crc: Default::default(),
             err_marker: Default::default(),
             dropped: Default::default(),
+            pkt_end: Default::default(),
+            front_busy: Default::default(),
             cfg_misaligned: Default::default(),
             verify: RxVerify::new(),
             rel_buf: RxRelease::new(),
@@ -180,6 +187,10 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRx<W, B, A> {
         self.err_crc.next = self.verify.err_crc.val() & !self.rst.val();
         self.err_marker.next = self.verify.err_marker.val() & !self.rst.val();
         self.dropped.next = self.rel_buf.dropped.val() & !self.rst.val();
+        // (Not gated by `rst`: a consumer that counts it also resets with `rst`, and a path
+        // from `rst` to it would close a loop through that consumer for Verilator.)
+        self.pkt_end.next = self.verify.pkt_end.val();
+        self.front_busy.next = self.verify.front_busy.val();
         self.cfg_misaligned.next = self.verify.cfg_misaligned.val();
     }
 }

@@ -24,6 +24,7 @@
 //! | `err_seq` | out | 1 | pulse: a segment that starts beyond the next expected sequence number (a gap) was dropped (this path takes segments in order only) |
 //! | `seq_gap` | out | 1 | sticky: `err_seq` pulsed since `rst` |
 //! | `cfg_misaligned` | out | 1 | `cfg_seq - cfg_origin` is not a multiple of 4 (FPDUs start on 4-octet boundaries, 4.3) |
+//! | `busy` | out | 1 | a beat taken is still inside (input slice, output queue, a segment end being flushed); low: every whole word taken has gone out |
 //!
 //! A segment that starts before the next expected octet (a retransmission, A.3) is trimmed: its
 //! first beat waits one cycle while the octets to skip are registered (whole beats, then the
@@ -77,6 +78,8 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     pub seq_gap: Signal<Out, Bit>,
     /// The configured start is not 4-octet aligned.
     pub cfg_misaligned: Signal<Out, Bit>,
+    /// A beat taken is still inside (see the module documentation).
+    pub busy: Signal<Out, Bit>,
     pre: StreamSkid<W, B, PRE_USER>,
     out: StreamOutQ<W, B, RX_WORD_USER>,
     exp_seq: DFF<Bits<32>>,
@@ -165,6 +168,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             err_seq: Default::default(),
             seq_gap: Default::default(),
             cfg_misaligned: Default::default(),
+            busy: Default::default(),
             pre: StreamSkid::new(),
             out: StreamOutQ::new(),
             exp_seq: Default::default(),
@@ -279,6 +283,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.gap.d.next = true;
         }
         self.cfg_misaligned.next = self.misaligned.q.val();
+        self.busy.next = self.pre.m_axis.valid.val() | self.out.m_axis.valid.val() | self.flush.q.val();
 
         // ---- Input register: the beat and its octet count. ----
         self.kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);

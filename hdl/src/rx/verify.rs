@@ -20,6 +20,8 @@
 //! | `m_axis` | out | 8W | ULPDU packets, the verdict on each last beat ([`RX_ULPDU_USER`], see [`RxMarkerStripper`]); after an error packet nothing until `rst` |
 //! | `fpdu_done`, `fpdu_end` | out | 1, 32 | pulse: an FPDU packet without an error flag left the CRC check; the sequence number just after its last octet (its ULPDU's verdict comes later on `m_axis`) |
 //! | `err_seq`, `seq_gap`, `err_crc`, `err_marker`, `cfg_misaligned` | out | 1 | as on `mpa_rx` ([`super::mpa_rx::MpaRx`]) |
+//! | `pkt_end` | out | 1 | pulse: the delineator passed the last beat of a packet (an FPDU, or an error packet) to the CRC check; each becomes one ULPDU or error packet on `m_axis`, until the first error |
+//! | `front_busy` | out | 1 | the realigner or the delineator holds a beat: low, every FPDU whose last octet came in has had its `pkt_end` |
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
@@ -71,6 +73,10 @@ pub struct RxVerify<const W: usize, const B: usize> {
     pub err_marker: Signal<Out, Bit>,
     /// The stream position is not a multiple of 4.
     pub cfg_misaligned: Signal<Out, Bit>,
+    /// Pulse: a packet's last beat left the delineator.
+    pub pkt_end: Signal<Out, Bit>,
+    /// The realigner or the delineator holds a beat.
+    pub front_busy: Signal<Out, Bit>,
     realigner: RxRealigner<W, B>,
     delineator: RxDelineator<W, B>,
     crc: RxCrcCheck<W, B>,
@@ -101,6 +107,8 @@ impl<const W: usize, const B: usize> RxVerify<W, B> {
             err_crc: Default::default(),
             err_marker: Default::default(),
             cfg_misaligned: Default::default(),
+            pkt_end: Default::default(),
+            front_busy: Default::default(),
             realigner: RxRealigner::new(),
             delineator: RxDelineator::new(),
             crc: RxCrcCheck::new(),
@@ -176,6 +184,10 @@ impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
         self.err_crc.next = self.crc.err_crc.val();
         self.err_marker.next = self.stripper.err_marker.val();
         self.cfg_misaligned.next = self.realigner.cfg_misaligned.val();
+        self.pkt_end.next = self.delineator.m_axis.valid.val()
+            & self.crc.s_axis.ready.val()
+            & self.delineator.m_axis.last.val();
+        self.front_busy.next = self.realigner.busy.val() | self.delineator.busy.val();
         // Each FPDU packet's octets (whole words; every beat but the last is full) give its end.
         self.kw.keep.next = self.crc.m_axis.keep.val();
         self.tap.next = self.crc.m_axis.valid.val() & self.stripper.s_axis.ready.val();
