@@ -13,7 +13,9 @@ use hdl::with_width;
 crate::direct_top!([const W: usize, const B: usize] PlaceLocate<W, B> {
     in rst, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
     in chain_valid, in chain_seq, out rd_valid, in rd_ready, out rd_seq, out rd_end, sink s_rd,
-    out loc_valid, out loc_start, out loc_end, out done, out watchdog
+    out loc_valid, out loc_start, out loc_end, out done, out watchdog, in cfg_fwd,
+    source m_ulpdu, out pkt_valid, out pkt_good, out pkt_start, out pkt_end, in pl_valid,
+    out pl_ready, in pl_seq, in pl_end
 });
 
 /// The locator alone at `width` bytes per beat.

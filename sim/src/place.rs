@@ -111,13 +111,16 @@ pub fn check_fits(cfg: &ReceiverConfig, width: usize) -> Result<(), String> {
 
 /// Whether the reassembly settings of `cfg` are the hardware's, so that its verdicts on
 /// segments in any order are the golden receiver's: out-of-order placement off (the hardware
-/// holds every out-of-order octet), the window its 64 KiB ring, at most its record table plus
-/// one (the one kept for the edge), and a budget that fits the 32-bit register.
+/// holds every out-of-order octet; CTRL's place bit clear) or on without header-alignment
+/// detection (the hardware locates FPDUs by Markers and the chain only), the window its 64 KiB
+/// ring, at most its record table plus one (the one kept for the edge), and a budget that fits
+/// the 32-bit register.
 pub fn check_reassembly_fits(cfg: &ReceiverConfig) -> Result<(), String> {
     use hdl::place::reassembly::{MIN_RING_OCTETS, RECORD_ENTRIES};
-    if cfg.place_out_of_order {
-        return Err("place_out_of_order must be false: rnic_rx holds every out-of-order octet \
-             (placement out of order is not built yet)"
+    if cfg.place_out_of_order && cfg.aligned_detect {
+        return Err("aligned_detect must be false with place_out_of_order: rnic_rx locates \
+             FPDUs in out-of-order segments by Markers and the length chain, not by header \
+             alignment (not built yet)"
             .into());
     }
     if cfg.reassembly_window != MIN_RING_OCTETS as u64 {
@@ -141,9 +144,19 @@ pub fn check_reassembly_fits(cfg: &ReceiverConfig) -> Result<(), String> {
 /// `cfg` with the hardware's reassembly settings (see [`check_reassembly_fits`]): out-of-order
 /// placement off, the 64 KiB window, `records` at most the table's.
 pub fn hardware_reassembly(cfg: &ReceiverConfig) -> ReceiverConfig {
+    let mut c = hardware_placement(cfg);
+    c.place_out_of_order = false;
+    c
+}
+
+/// `cfg` with the hardware's settings for out-of-order placement (see
+/// [`check_reassembly_fits`]): placement on, header-alignment detection off, the 64 KiB
+/// window, `records` at most the table's.
+pub fn hardware_placement(cfg: &ReceiverConfig) -> ReceiverConfig {
     use hdl::place::reassembly::{MIN_RING_OCTETS, RECORD_ENTRIES};
     let mut c = cfg.clone();
-    c.place_out_of_order = false;
+    c.place_out_of_order = true;
+    c.aligned_detect = false;
     c.reassembly_window = MIN_RING_OCTETS as u64;
     c.records = c.records.min(RECORD_ENTRIES as u32 + 1);
     c.reassembly_octets = c.reassembly_octets.min(c.in_order_reserve() + u32::MAX as u64);
@@ -652,7 +665,8 @@ pub struct RnicRun {
     pub stats: RnicStats,
     /// The registers read at the end: STATUS, ERR_CODE, ERR_SEQ, CNT_FPDUS, CNT_PLACED_LO,
     /// CNT_RECORDS, CNT_BURSTS, CNT_RESPONSES, CNT_WRITE_ERRORS, QN0_MSN, CNT_REFUSED,
-    /// REASM_HELD, REASM_RUNS, REASM_PEAK, REASM_LOCATED, REASM_LOCATED_OCTETS.
+    /// REASM_HELD, REASM_RUNS, REASM_PEAK, REASM_LOCATED, REASM_LOCATED_OCTETS, REASM_PLACED,
+    /// REASM_PLACED_OCTETS.
     pub final_regs: BTreeMap<u64, u32>,
     /// Every verdict, in order: the segment's sequence number and whether it was accepted.
     pub verdicts: Vec<(u32, bool)>,
@@ -886,7 +900,8 @@ pub fn run_rnic(
     let ctrl = reg::CTRL_ENABLE
         | if cfg.markers { reg::CTRL_MARKERS } else { 0 }
         | if cfg.crc { reg::CTRL_CRC } else { 0 }
-        | if cfg.version == golden::receiver::VersionName::Rdmac { reg::CTRL_RDMAC } else { 0 };
+        | if cfg.version == golden::receiver::VersionName::Rdmac { reg::CTRL_RDMAC } else { 0 }
+        | if cfg.place_out_of_order { reg::CTRL_PLACE_OOO } else { 0 };
     for op in [
         AxilOp::write(reg::ORIGIN, cfg.origin),
         AxilOp::write(reg::MAX_ULPDU, cfg.max_ulpdu),
@@ -962,6 +977,12 @@ pub fn run_rnic(
     // is read back into mpa_rx, which releases nothing before its CRC (its largest FPDU in
     // beats), then the pipeline and a delayed write response.
     let gap = (cfg.max_ulpdu as u64 + 64) / width as u64 + 200 + opts.b_delay_max;
+    // With out-of-order placement, the in-order path reads placed FPDUs back and writes
+    // nothing of them: a long Write's placed FPDUs pass without a visible transfer before its
+    // message's record. So the run ends only when CNT_FPDUS, read after each quiet gap (one
+    // FPDU takes less), has not moved since the last read.
+    let probe_progress = opts.arrival && cfg.place_out_of_order;
+    let (mut probing, mut last_fpdus) = (false, None);
     let mut settled = 0u64;
     let mut snk = ReadyDriver::new(evt, opts.evt_ready.clone());
     let mut mon_s = HandshakeMonitor::new("s_axis", s);
@@ -1264,7 +1285,21 @@ pub fn run_rnic(
             && mem.pending_w.is_empty()
             && quiet > opts.drain.max(gap)
         {
-            break;
+            if !probe_progress {
+                break;
+            }
+            if !probing {
+                axil.push(AxilOp::read(reg::CNT_FPDUS));
+                probing = true;
+            } else {
+                probing = false;
+                let now_fpdus = axil.reads.back().map(|r| r.1);
+                if now_fpdus == last_fpdus {
+                    break;
+                }
+                last_fpdus = now_fpdus;
+                quiet = 0;
+            }
         }
         if sim.cycles() - start > budget {
             return Err(format!(
@@ -1304,6 +1339,8 @@ pub fn run_rnic(
         reg::REASM_PEAK,
         reg::REASM_LOCATED,
         reg::REASM_LOCATED_OCTETS,
+        reg::REASM_PLACED,
+        reg::REASM_PLACED_OCTETS,
     ];
     for a in regs {
         axil.push(AxilOp::read(a));

@@ -15,7 +15,10 @@ crate::direct_top!([const W: usize, const B: usize, const D: usize, const RN: us
     in rst, in cfg_seq, in cfg_budget, in cfg_records, in stopped, in cfg_markers, in cfg_crc,
     in cfg_max_ulpdu, sink s_axis, source m_axis, out vrd_valid, out vrd_accept, out vrd_seq,
     out held, out runs, out refused, out peak_held, out loc_valid, out loc_start, out loc_end,
-    out located, out located_octets, out loc_watchdog
+    out located, out located_octets, out loc_watchdog, in cfg_place, in io_quiet,
+    in probe_valid, in probe_ok, in probe_tpl, in probe_inv, in probe_stag, in skip_seq,
+    out skip_hit, in skip_take, in skip_take_seq, source m_ooo, out ooo_sel, out placed_fpdus,
+    out placed_now
 });
 
 /// The reassembly block alone at `width` bytes per beat: a 64 KiB ring and

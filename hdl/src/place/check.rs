@@ -24,6 +24,16 @@
 //! it passes its checks, so every later FPDU sees the STag invalid (its record, which follows
 //! all earlier ones, is the consumer's notice).
 //!
+//! **Out-of-order placement** shares this block (the header record's mode,
+//! [`super::header::MODE_PROBE`] / [`super::header::MODE_PLACE`]): a *probe* runs the same
+//! lookups and checks against the state of this moment and reports the result on `probe_*`
+//! (the golden receiver's `PlacementModel::place` and `check_invalidate` of a located FPDU),
+//! with no descriptor, record or state change; a *place* ULPDU gets its descriptor (write when
+//! the checks pass) and nothing else. An in-order ULPDU whose FPDU was placed out of order
+//! (`skip_hit`, looked up by its sequence number) is checked again and accounted as usual, but
+//! its descriptor discards the beats: its payload is already in memory (the golden receiver's
+//! `deliver_placed`).
+//!
 //! ### Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -40,6 +50,9 @@
 //! | `fpdu_pulse`, `placed_pulse`, `placed_len` | out | 1, 1, 16 | counters: a ULPDU decided; payload octets sent to be written |
 //! | `qn0_msn`, `qn1_msn`, `qn2_msn` | out | 32 | the MSN each queue expects next |
 //! | `idle` | out | 1 | no header waiting, no descriptor or record in the FIFOs |
+//! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag` | out | 1, 1, 1, 1, 32 | pulse per probe: the checks pass; it is tagged with payload; it is the L = 1 segment of a Send with Invalidate; its STag (tagged) or Invalidate STag |
+//! | `skip_hit` | in | 1 | the in-order ULPDU on `hdr` was placed out of order (valid from the fourth cycle of its record) |
+//! | `skip_take`, `skip_seq` | out | 1, 32 | pulse: an in-order ULPDU with `skip_hit` was decided, and its sequence number |
 //!
 //! ### Parameters
 //! `SA` STag table index bits, `PA` posted-buffer address bits (`PA - 2` per queue).
@@ -128,6 +141,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub placed_pulse: Signal<Out, Bit>,
     /// Its octets.
     pub placed_len: Signal<Out, Bits<16>>,
+    /// They were placed out of order (a placement ULPDU).
+    pub placed_ooo: Signal<Out, Bit>,
     /// Expected MSN of queue 0.
     pub qn0_msn: Signal<Out, Bits<32>>,
     /// Expected MSN of queue 1.
@@ -136,6 +151,22 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub qn2_msn: Signal<Out, Bits<32>>,
     /// No header waiting, nothing decided in the FIFOs.
     pub idle: Signal<Out, Bit>,
+    /// Pulse: a probe was decided.
+    pub probe_valid: Signal<Out, Bit>,
+    /// Its checks pass.
+    pub probe_ok: Signal<Out, Bit>,
+    /// It is tagged and carries payload.
+    pub probe_tpl: Signal<Out, Bit>,
+    /// It is the L = 1 segment of a Send with Invalidate.
+    pub probe_inv: Signal<Out, Bit>,
+    /// Its STag (tagged) or Invalidate STag (untagged).
+    pub probe_stag: Signal<Out, Bits<32>>,
+    /// The in-order ULPDU on `hdr` was placed out of order.
+    pub skip_hit: Signal<In, Bit>,
+    /// Pulse: an in-order ULPDU placed out of order was decided.
+    pub skip_take: Signal<Out, Bit>,
+    /// Its sequence number.
+    pub skip_seq: Signal<Out, Bits<32>>,
     dfifo: RegFifo<{ desc::BITS }>,
     rfifo: RegFifo<REC_BITS>,
     st: DFF<Bits<3>>,
@@ -185,6 +216,14 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     fpdu_q: DFF<Bit>,
     placed_q: DFF<Bit>,
     placed_len_q: DFF<Bits<16>>,
+    placed_ooo_q: DFF<Bit>,
+    probe_v: DFF<Bit>,
+    probe_ok_q: DFF<Bit>,
+    probe_tpl_q: DFF<Bit>,
+    probe_inv_q: DFF<Bit>,
+    probe_stag_q: DFF<Bits<32>>,
+    skip_v: DFF<Bit>,
+    skip_s: DFF<Bits<32>>,
     // Constants.
     c_ishift: Constant<Bits<8>>,
     c_qsh: Constant<Bits<8>>,
@@ -253,6 +292,10 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     r_f36: Signal<Local, Bits<32>>,
     r_f40: Signal<Local, Bits<64>>,
     r_code: Signal<Local, Bits<16>>,
+    m_in: Signal<Local, Bit>,
+    m_probe: Signal<Local, Bit>,
+    m_place: Signal<Local, Bit>,
+    skip: Signal<Local, Bit>,
 }
 
 impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
@@ -296,10 +339,19 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             fpdu_pulse: Default::default(),
             placed_pulse: Default::default(),
             placed_len: Default::default(),
+            placed_ooo: Default::default(),
             qn0_msn: Default::default(),
             qn1_msn: Default::default(),
             qn2_msn: Default::default(),
             idle: Default::default(),
+            probe_valid: Default::default(),
+            probe_ok: Default::default(),
+            probe_tpl: Default::default(),
+            probe_inv: Default::default(),
+            probe_stag: Default::default(),
+            skip_hit: Default::default(),
+            skip_take: Default::default(),
+            skip_seq: Default::default(),
             dfifo: RegFifo::new(16),
             rfifo: RegFifo::new(16),
             st: Default::default(),
@@ -344,6 +396,14 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             fpdu_q: Default::default(),
             placed_q: Default::default(),
             placed_len_q: Default::default(),
+            placed_ooo_q: Default::default(),
+            probe_v: Default::default(),
+            probe_ok_q: Default::default(),
+            probe_tpl_q: Default::default(),
+            probe_inv_q: Default::default(),
+            probe_stag_q: Default::default(),
+            skip_v: Default::default(),
+            skip_s: Default::default(),
             c_ishift: Constant::new(((8 + SA) as u64).into()),
             c_qsh: Constant::new(((PA - 2) as u64).into()),
             c_msn_mask: Constant::new(((1u64 << (PA - 2)) - 1).into()),
@@ -410,6 +470,10 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             r_f36: Default::default(),
             r_f40: Default::default(),
             r_code: Default::default(),
+            m_in: Default::default(),
+            m_probe: Default::default(),
+            m_place: Default::default(),
+            skip: Default::default(),
         }
     }
 }
@@ -467,7 +531,15 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             eseq,
             fpdu_q,
             placed_q,
-            placed_len_q
+            placed_len_q,
+            placed_ooo_q,
+            probe_v,
+            probe_ok_q,
+            probe_tpl_q,
+            probe_inv_q,
+            probe_stag_q,
+            skip_v,
+            skip_s
         );
         self.dfifo.clock.next = self.clock.val();
         self.dfifo.rst.next = self.rst.val();
@@ -486,6 +558,7 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.fpdu_pulse.next = self.fpdu_q.q.val();
         self.placed_pulse.next = self.placed_q.q.val();
         self.placed_len.next = self.placed_len_q.q.val();
+        self.placed_ooo.next = self.placed_ooo_q.q.val();
         self.qn0_msn.next = self.base0.q.val();
         self.qn1_msn.next = self.base1.q.val();
         self.qn2_msn.next = self.base2.q.val();
@@ -495,6 +568,19 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             & self.rfifo.empty.val();
         self.fpdu_q.d.next = false;
         self.placed_q.d.next = false;
+        self.probe_v.d.next = false;
+        self.skip_v.d.next = false;
+        self.probe_valid.next = self.probe_v.q.val();
+        self.probe_ok.next = self.probe_ok_q.q.val();
+        self.probe_tpl.next = self.probe_tpl_q.q.val();
+        self.probe_inv.next = self.probe_inv_q.q.val();
+        self.probe_stag.next = self.probe_stag_q.q.val();
+        self.skip_take.next = self.skip_v.q.val();
+        self.skip_seq.next = self.skip_s.q.val();
+        // The record's mode (header::MODE_*): in order, probe, place.
+        self.m_in.next = self.hdr.mode.val() == 0;
+        self.m_probe.next = self.hdr.mode.val() == 1;
+        self.m_place.next = self.hdr.mode.val() == 2;
         if self.stop_in.val() {
             self.stop.d.next = true;
         }
@@ -623,17 +709,21 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         if self.hdr.err.val() {
             self.r_code.next = self.hdr.code.val();
         }
-        self.want_rec.next = (!self.stop.q.val() & (self.hdr.err.val() | self.bad.q.val()))
-            | (self.ok.val() & self.hdr.last.val());
+        self.want_rec.next = self.m_in.val()
+            & ((!self.stop.q.val() & (self.hdr.err.val() | self.bad.q.val()))
+                | (self.ok.val() & self.hdr.last.val()));
+        // An in-order ULPDU placed out of order: checked and accounted, its beats discarded.
+        self.skip.next = self.m_in.val() & self.skip_hit.val();
         self.go.next = (self.st.q.val() == 4)
-            & self.dfifo.not_full.val()
-            & (self.rfifo.not_full.val() | !self.want_rec.val());
+            & (self.m_probe.val()
+                | (self.dfifo.not_full.val() & (self.rfifo.not_full.val() | !self.want_rec.val())));
         self.hdr.ready.next = self.go.val();
-        self.dfifo.push.next = self.go.val();
+        self.dfifo.push.next = self.go.val() & !self.m_probe.val();
         self.dfifo.push_data.next = bit_cast::<{ desc::BITS }, 64>(self.addr.q.val())
             | (bit_cast::<{ desc::BITS }, 16>(self.hdr.plen.val()) << self.c_d_len.val())
             | (bit_cast::<{ desc::BITS }, 5>(self.hdr.skip.val()) << self.c_d_skip.val())
-            | (bit_cast::<{ desc::BITS }, 1>(self.ok.val().into()) << self.c_d_write.val())
+            | (bit_cast::<{ desc::BITS }, 1>((self.ok.val() & !self.skip.val()).into())
+                << self.c_d_write.val())
             | (bit_cast::<{ desc::BITS }, 1>(self.want_rec.val().into()) << self.c_d_fence.val());
         self.rfifo.push.next = self.go.val() & self.want_rec.val();
 
@@ -720,12 +810,32 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             | (bit_cast::<REC_BITS, 32>(self.r_f36.val()) << self.c_r_f36.val())
             | (bit_cast::<REC_BITS, 64>(self.r_f40.val()) << self.c_r_f40.val());
 
-        if self.go.val() {
+        if self.go.val() & !self.m_in.val() {
+            // Out of order: a probe's result, or a placement's descriptor; nothing else.
             self.st.d.next = 0.into();
-            self.fpdu_q.d.next = true;
-            if self.ok.val() & (self.hdr.plen.val() != 0) {
+            if self.m_probe.val() {
+                self.probe_v.d.next = true;
+                self.probe_ok_q.d.next = self.ok.val();
+                self.probe_tpl_q.d.next = self.hdr.tagged.val() & (self.hdr.plen.val() != 0);
+                self.probe_inv_q.d.next = self.inv_needed.val();
+                self.probe_stag_q.d.next = self.hdr.stag.val();
+            } else if self.ok.val() & (self.hdr.plen.val() != 0) {
                 self.placed_q.d.next = true;
                 self.placed_len_q.d.next = self.hdr.plen.val();
+                self.placed_ooo_q.d.next = true;
+            }
+        }
+        if self.go.val() & self.m_in.val() {
+            self.st.d.next = 0.into();
+            self.fpdu_q.d.next = true;
+            if self.skip.val() {
+                self.skip_v.d.next = true;
+                self.skip_s.d.next = self.hdr.seq.val();
+            }
+            if self.ok.val() & (self.hdr.plen.val() != 0) & !self.skip.val() {
+                self.placed_q.d.next = true;
+                self.placed_len_q.d.next = self.hdr.plen.val();
+                self.placed_ooo_q.d.next = false;
             }
             if !self.stop.q.val() & !self.ok.val() {
                 // The first error (a header error or a failed check): nothing after it.
@@ -777,6 +887,8 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             self.base2.d.next = self.cfg_first_msn.val();
             self.fpdu_q.d.next = false;
             self.placed_q.d.next = false;
+            self.probe_v.d.next = false;
+            self.skip_v.d.next = false;
         }
     }
 }

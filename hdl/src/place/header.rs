@@ -25,9 +25,16 @@
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
 //! | `cfg_rdmac` | in | 1 | the connection speaks the RDMAC drafts: DV = RV = 0 (else 1) |
-//! | `s_axis` | in | 8W | ULPDU packets from `mpa_rx` (`user` as `RX_ULPDU_USER`: `[31:0]` sequence number, `[47:32]` ULPDU_Length, `[48]` error packet, `[50:49]` its code) |
-//! | `m_axis` | out | 8W | the same beats (data, keep, last; `user` 0), registered |
-//! | `hdr` | out | | one record per ULPDU ([`HeaderOut`]), registered, held until `hdr.ready` |
+//! | `s_axis` | in | 8W | ULPDU packets ([`HDR_IN_USER`]: `[50:0]` as `mpa_rx`'s `RX_ULPDU_USER`: `[31:0]` sequence number, `[47:32]` ULPDU_Length, `[48]` error packet, `[50:49]` its code; `[52:51]` the mode, [`MODE_INORDER`], [`MODE_PROBE`] or [`MODE_PLACE`]) |
+//! | `m_axis` | out | 8W | the same beats (data, keep, last; `user` 0), registered; a probe's beats are not forwarded |
+//! | `hdr` | out | | one record per ULPDU ([`HeaderOut`], with the packet's mode), registered, held until `hdr.ready` |
+//! | `busy` | out | 1 | inside a packet (its last beat not taken yet), or a record not yet taken: low, the input is at a packet boundary and every record is out |
+//!
+//! The mode (sampled from every beat for the FIFO, from the first beat for the record) is how
+//! the out-of-order placement of `rnic_rx` shares this block and the checker with the in-order
+//! path: a *probe* is a ULPDU located in an out-of-order segment whose header is to be checked
+//! without writing anything (its beats are dropped here), a *place* ULPDU is one whose segment
+//! was accepted and whose payload is to be written (its beats go to the writer as usual).
 //!
 //! ### On bad input
 //! Every malformed header gives a record with `err` set and its code; the beats still go to
@@ -54,6 +61,17 @@ use rust_hdl::prelude::*;
 
 /// Bits of the echoed header.
 pub const ECHO_BITS: usize = 8 * ECHO_OCTETS;
+/// Input sideband: `RX_ULPDU_USER` and two mode bits.
+pub const HDR_IN_USER: usize = RX_ULPDU_USER + 2;
+/// Mode: a ULPDU of the in-order stream (`mpa_rx`).
+pub const MODE_INORDER: u64 = 0;
+/// Mode: a ULPDU located out of order whose header is only checked (its beats are dropped).
+pub const MODE_PROBE: u64 = 1;
+/// Mode: a ULPDU located out of order, placed now (its beats go to the writer).
+pub const MODE_PLACE: u64 = 2;
+/// Bit of the input sideband where the mode starts (`update` writes it as the literal 51).
+pub const MODE_SHIFT: usize = RX_ULPDU_USER;
+const _: () = assert!(MODE_SHIFT == 51, "PlaceHeader: the mode bits are written as 51 and 52");
 const CAP: usize = HEADER_CAPTURE_BITS;
 
 /// One decoded ULPDU header, offered by [`PlaceHeader`] (the source view).
@@ -108,6 +126,8 @@ pub struct HeaderOut {
     pub tctl: Signal<Out, Bits<16>>,
     /// The first 18 octets of the ULPDU in wire order (octet 0 in bits 7:0), 0 past its end.
     pub echo: Signal<Out, Bits<ECHO_BITS>>,
+    /// The packet's mode ([`MODE_INORDER`], [`MODE_PROBE`], [`MODE_PLACE`]).
+    pub mode: Signal<Out, Bits<2>>,
 }
 
 /// The consumer's view of [`HeaderOut`].
@@ -162,6 +182,8 @@ pub struct HeaderIn {
     pub tctl: Signal<In, Bits<16>>,
     /// See [`HeaderOut`].
     pub echo: Signal<In, Bits<ECHO_BITS>>,
+    /// See [`HeaderOut`].
+    pub mode: Signal<In, Bits<2>>,
 }
 
 /// The header block; see the module documentation.
@@ -174,17 +196,19 @@ pub struct PlaceHeader<const W: usize, const B: usize> {
     /// RDMAC version (DV = RV = 0).
     pub cfg_rdmac: Signal<In, Bit>,
     /// ULPDU packets from `mpa_rx`.
-    pub s_axis: StreamSink<W, B, RX_ULPDU_USER>,
+    pub s_axis: StreamSink<W, B, HDR_IN_USER>,
     /// The same beats, for the writer.
     pub m_axis: StreamSource<W, B, 1>,
     /// One decoded header per ULPDU.
     pub hdr: HeaderOut,
+    /// Inside a packet or a record not taken (registers only).
+    pub busy: Signal<Out, Bit>,
     fifo: StreamFifo<W, B, 1>,
     // Capture.
     in_pkt: DFF<Bit>,
     bidx: DFF<Bits<8>>,
     cap: DFF<Bits<CAP>>,
-    cuser: DFF<Bits<RX_ULPDU_USER>>,
+    cuser: DFF<Bits<HDR_IN_USER>>,
     full: DFF<Bit>,
     // The record.
     o_valid: DFF<Bit>,
@@ -210,6 +234,7 @@ pub struct PlaceHeader<const W: usize, const B: usize> {
     o_src_to: DFF<Bits<64>>,
     o_tctl: DFF<Bits<16>>,
     o_echo: DFF<Bits<ECHO_BITS>>,
+    o_mode: DFF<Bits<2>>,
     // Constants.
     c_lomask: Vec<Constant<Bits<CAP>>>,
     c_shift: Vec<Constant<Bits<16>>>,
@@ -252,7 +277,7 @@ pub struct PlaceHeader<const W: usize, const B: usize> {
 impl<const W: usize, const B: usize> PlaceHeader<W, B> {
     /// Builds the block; panics with a message naming the rule if `W`/`B` is illegal.
     pub fn new() -> Self {
-        check_stream_params("PlaceHeader", W, B, RX_ULPDU_USER);
+        check_stream_params("PlaceHeader", W, B, HDR_IN_USER);
         crate::tx::check_tx_width("PlaceHeader", W);
         let nb = Self::capture_beats();
         let c16 = |v: u16| Constant::new(Bits::<16>::from(v as u64));
@@ -270,6 +295,7 @@ impl<const W: usize, const B: usize> PlaceHeader<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             hdr: Default::default(),
+            busy: Default::default(),
             fifo: StreamFifo::new(),
             in_pkt: Default::default(),
             bidx: Default::default(),
@@ -299,6 +325,7 @@ impl<const W: usize, const B: usize> PlaceHeader<W, B> {
             o_src_to: Default::default(),
             o_tctl: Default::default(),
             o_echo: Default::default(),
+            o_mode: Default::default(),
             c_lomask: (0..nb).map(|i| Constant::new(lomask(i))).collect(),
             c_shift: (0..nb).map(|i| Constant::new(((i * B) as u64).into())).collect(),
             c_beat: (0..nb).map(|i| Constant::new((i as u64).into())).collect(),
@@ -384,7 +411,8 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
             o_src_stag,
             o_src_to,
             o_tctl,
-            o_echo
+            o_echo,
+            o_mode
         );
         self.fifo.clock.next = self.clock.val();
         self.fifo.rst.next = self.rst.val();
@@ -396,17 +424,18 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         self.fifo.m_axis.ready.next = self.m_axis.ready.val();
 
         // ---- Input: every beat into the FIFO; the first beats also into the capture. ----
-        // A new ULPDU waits while the previous one's capture has not moved out.
-        self.s_axis.ready.next =
-            self.fifo.s_axis.ready.val() & !(self.full.q.val() & !self.in_pkt.q.val());
-        self.take.next = self.s_axis.valid.val()
-            & self.fifo.s_axis.ready.val()
+        // A new ULPDU waits while the previous one's capture has not moved out; a probe's beats
+        // do not wait for room in the FIFO.
+        self.s_axis.ready.next = (self.fifo.s_axis.ready.val()
+            | self.s_axis.user.val().get_bit(51))
             & !(self.full.q.val() & !self.in_pkt.q.val());
+        self.take.next = self.s_axis.valid.val() & self.s_axis.ready.val();
         self.fifo.s_axis.data.next = self.s_axis.data.val();
         self.fifo.s_axis.keep.next = self.s_axis.keep.val();
         self.fifo.s_axis.user.next = 0.into();
         self.fifo.s_axis.last.next = self.s_axis.last.val();
-        self.fifo.s_axis.valid.next = self.take.val();
+        // A probe's beats are not forwarded (nothing of it is written).
+        self.fifo.s_axis.valid.next = self.take.val() & !self.s_axis.user.val().get_bit(51);
         self.idx.next = self.bidx.q.val();
         if !self.in_pkt.q.val() {
             self.idx.next = 0.into();
@@ -535,6 +564,7 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
                 | bit_cast::<64, 32>(self.be[10].val());
             self.o_tctl.d.next = self.be[4].val().get_bits::<16>(16);
             self.o_echo.d.next = self.cap.q.val().get_bits::<ECHO_BITS>(0) & self.emask.val();
+            self.o_mode.d.next = self.cuser.q.val().get_bits::<2>(51);
         }
         self.hdr.valid.next = self.o_valid.q.val();
         self.hdr.seq.next = self.o_seq.q.val();
@@ -559,6 +589,8 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         self.hdr.src_to.next = self.o_src_to.q.val();
         self.hdr.tctl.next = self.o_tctl.q.val();
         self.hdr.echo.next = self.o_echo.q.val();
+        self.hdr.mode.next = self.o_mode.q.val();
+        self.busy.next = self.in_pkt.q.val() | self.full.q.val() | self.o_valid.q.val();
 
         if self.rst.val() {
             self.in_pkt.d.next = false;

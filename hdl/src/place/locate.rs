@@ -35,6 +35,14 @@
 //!   an FPDU: the segment ends in it) or at an FPDU that ends at the segment's end; everything
 //!   up to the start of the FPDU that ended it is then tried. The rest of the read is drained.
 //! - Without CRCs (`cfg_crc` low) nothing is located (section 6 locates FPDUs with valid CRCs).
+//! - **Forwarding** (`cfg_fwd`, out-of-order placement in `rnic_rx`): every packet of a try,
+//!   from the verification path, also goes out on `m_ulpdu` (mode [`MODE_PROBE`]: its header is
+//!   checked downstream) through a register slice, with its verdict on `pkt_*` when its last
+//!   beat leaves the path; the path then waits for `m_ulpdu`. Without it the packets are
+//!   dropped here as they come.
+//! - **Placement tries** (`pl_*`, taken when idle): the octets `[pl_seq, pl_end)`, one FPDU
+//!   already located and verified, are read and run through the path again and the ULPDU goes
+//!   out on `m_ulpdu` (mode [`MODE_PLACE`]: written downstream); then `done`.
 //!
 //! Positions are 32-bit sequence numbers; every comparison is of offsets from the segment's
 //! first octet, so sequence numbers may wrap through 2^32 anywhere.
@@ -51,8 +59,12 @@
 //! | `rd_valid`, `rd_ready`, `rd_seq`, `rd_end` | out, in, out, out | 1, 1, 32, 32 | read request: the segment's octets `[rd_seq, rd_end)` |
 //! | `s_rd` | in | 8W | the octets read, one packet, lane 0 first, every beat but the last full (its `tuser` is not used) |
 //! | `loc_valid`, `loc_start`, `loc_end` | out | 1, 32, 32 | pulse: a located FPDU `[loc_start, loc_end)`, in increasing order |
-//! | `done` | out | 1 | pulse: the segment is finished (every FPDU reported); the next is taken |
-//! | `watchdog` | out | 1 | sticky: a try was ended because it had not ended 4,095 cycles after its last octet went in (not expected; a test asserts it stays low) |
+//! | `done` | out | 1 | pulse: the segment (or the placement try) is finished (every FPDU reported); the next is taken |
+//! | `watchdog` | out | 1 | sticky: a try was ended because nothing came out of the path for 4,095 cycles after its last octet went in (not expected; a test asserts it stays low) |
+//! | `cfg_fwd` | in | 1 | forward the tries' packets on `m_ulpdu` and wait for it |
+//! | `m_ulpdu` | out | 8W | the packets of the tries (with `cfg_fwd`) and of the placement tries ([`HDR_IN_USER`]: the path's `RX_ULPDU_USER` and the mode) |
+//! | `pkt_valid`, `pkt_good`, `pkt_start`, `pkt_end` | out | 1, 1, 32, 32 | pulse per packet of a try forwarded on `m_ulpdu` (with `cfg_fwd`), in order: it verified (a located FPDU, also on `loc_*`), its first octet and the octet after its last |
+//! | `pl_valid`, `pl_ready`, `pl_seq`, `pl_end` | in, out, in, in | 1, 1, 32, 32 | a placement try of `[pl_seq, pl_end)`: `pl_ready` (a register) says the block is idle; taken when both are high and no segment is offered (the reader offers neither while the other is going on) |
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
@@ -70,8 +82,11 @@
 use crate::fifo::RegFifo;
 use crate::lutram::LutRam;
 use crate::rx::realigner::RX_SEG_USER;
+use crate::place::header::{HDR_IN_USER, MODE_PLACE, MODE_PROBE, MODE_SHIFT};
+use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::rx::verify::RxVerify;
-use crate::stream::{check_stream_params, StreamSink};
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
 
 /// Marker candidates kept per segment.
@@ -121,7 +136,33 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     pub done: Signal<Out, Bit>,
     /// Sticky: a try timed out.
     pub watchdog: Signal<Out, Bit>,
+    /// Forward the tries' packets.
+    pub cfg_fwd: Signal<In, Bit>,
+    /// The packets of the tries and of the placement tries.
+    pub m_ulpdu: StreamSource<W, B, HDR_IN_USER>,
+    /// Pulse: a forwarded packet's verdict.
+    pub pkt_valid: Signal<Out, Bit>,
+    /// It verified.
+    pub pkt_good: Signal<Out, Bit>,
+    /// Its first octet.
+    pub pkt_start: Signal<Out, Bits<32>>,
+    /// The octet after its last (when it verified).
+    pub pkt_end: Signal<Out, Bits<32>>,
+    /// A placement try.
+    pub pl_valid: Signal<In, Bit>,
+    /// The placement try is taken.
+    pub pl_ready: Signal<Out, Bit>,
+    /// Its first octet.
+    pub pl_seq: Signal<In, Bits<32>>,
+    /// The octet after its last.
+    pub pl_end: Signal<In, Bits<32>>,
     verify: RxVerify<W, B>,
+    fwd: StreamSkid<W, B, HDR_IN_USER>,
+    placing: DFF<Bit>,
+    pkt_v: DFF<Bit>,
+    pkt_g: DFF<Bit>,
+    pkt_s: DFF<Bits<32>>,
+    pkt_e: DFF<Bits<32>>,
     cands: LutRam<32, 7>,
     ends: RegFifo<32>,
     state: DFF<Bits<3>>,
@@ -174,6 +215,8 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     c_fffc: Constant<Bits<16>>,
     c_tail: Constant<Bits<16>>,
     c_fin: Constant<Bits<RX_SEG_USER>>,
+    c_probe: Constant<Bits<HDR_IN_USER>>,
+    c_place: Constant<Bits<HDR_IN_USER>>,
     c_cnt: Vec<Constant<Bits<32>>>,
     // Locals.
     take: Signal<Local, Bit>,
@@ -197,6 +240,11 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     out_take: Signal<Local, Bit>,
     s_err: Signal<Local, Bit>,
     end_off: Signal<Local, Bits<32>>,
+    hold_last: Signal<Local, Bit>,
+    fwd_on: Signal<Local, Bit>,
+    rd_on: Signal<Local, Bit>,
+    rd_pass: Signal<Local, Bit>,
+    pl_take: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const B: usize> PlaceLocate<W, B> {
@@ -223,7 +271,23 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             loc_end: Default::default(),
             done: Default::default(),
             watchdog: Default::default(),
+            cfg_fwd: Default::default(),
+            m_ulpdu: StreamSource::new(),
+            pkt_valid: Default::default(),
+            pkt_good: Default::default(),
+            pkt_start: Default::default(),
+            pkt_end: Default::default(),
+            pl_valid: Default::default(),
+            pl_ready: Default::default(),
+            pl_seq: Default::default(),
+            pl_end: Default::default(),
             verify: RxVerify::new(),
+            fwd: StreamSkid::new(),
+            placing: Default::default(),
+            pkt_v: Default::default(),
+            pkt_g: Default::default(),
+            pkt_s: Default::default(),
+            pkt_e: Default::default(),
             cands: LutRam::default(),
             ends: RegFifo::new(16),
             state: Default::default(),
@@ -273,6 +337,8 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             c_fffc: Constant::new(0xFFFCu64.into()),
             c_tail: Constant::new(((B - 24) as u64).into()),
             c_fin: Constant::new((1u64 << 32).into()),
+            c_probe: Constant::new((MODE_PROBE << MODE_SHIFT).into()),
+            c_place: Constant::new((MODE_PLACE << MODE_SHIFT).into()),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
             take: Default::default(),
             n1: Default::default(),
@@ -295,6 +361,11 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             out_take: Default::default(),
             s_err: Default::default(),
             end_off: Default::default(),
+            hold_last: Default::default(),
+            fwd_on: Default::default(),
+            rd_on: Default::default(),
+            rd_pass: Default::default(),
+            pl_take: Default::default(),
         }
     }
 }
@@ -312,8 +383,21 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self, clock, state, first, v1, d1, k1, last1, first1, seg_s, len, ph, tail, e_off, vb,
             first_b, in_b, p_b, d_b, vc, first_c, ok_c, cand_c, ch_pend, ch_seq, have_last, last_c,
             wr, rd, untried, cur_c, c_seq, last_end, over, rd_last, wd, wd_hit, loc_v, loc_s,
-            loc_e
+            loc_e, placing, pkt_v, pkt_g, pkt_s, pkt_e
         );
+        self.fwd.clock.next = self.clock.val();
+        self.fwd.rst.next = self.rst.val();
+        self.m_ulpdu.data.next = self.fwd.m_axis.data.val();
+        self.m_ulpdu.keep.next = self.fwd.m_axis.keep.val();
+        self.m_ulpdu.user.next = self.fwd.m_axis.user.val();
+        self.m_ulpdu.last.next = self.fwd.m_axis.last.val();
+        self.m_ulpdu.valid.next = self.fwd.m_axis.valid.val();
+        self.fwd.m_axis.ready.next = self.m_ulpdu.ready.val();
+        self.pkt_valid.next = self.pkt_v.q.val() & !self.rst.val();
+        self.pkt_good.next = self.pkt_g.q.val();
+        self.pkt_start.next = self.pkt_s.q.val();
+        self.pkt_end.next = self.pkt_e.q.val();
+        self.pkt_v.d.next = false;
         self.verify.clock.next = self.clock.val();
         self.cands.clock.next = self.clock.val();
         self.ends.clock.next = self.clock.val();
@@ -332,6 +416,24 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         // ---- Pass 1: take the segment; the input register. ----
         self.s_axis.ready.next = (self.state.q.val() == 0) & !self.rst.val();
         self.take.next = self.s_axis.valid.val() & (self.state.q.val() == 0) & !self.rst.val();
+        // A placement try: taken when idle and no segment is offered (state 3 with one
+        // candidate, the FPDU's first octet; the try ends at the FPDU's end, then done).
+        self.pl_take.next = self.pl_valid.val()
+            & !self.s_axis.valid.val()
+            & (self.state.q.val() == 0)
+            & self.first.q.val()
+            & !self.rst.val();
+        // (From registers only: a ready that depended on `pl_valid` would close a loop, for
+        // Verilator, through the reader's block, which also drives this block's inputs.)
+        self.pl_ready.next = (self.state.q.val() == 0) & self.first.q.val();
+        if self.pl_take.val() {
+            self.placing.d.next = true;
+            self.seg_s.d.next = self.pl_seq.val();
+            self.e_off.d.next = self.pl_end.val() - self.pl_seq.val();
+            self.cur_c.d.next = 0.into();
+            self.c_seq.d.next = self.pl_seq.val();
+            self.state.d.next = 3.into();
+        }
         self.v1.d.next = self.take.val();
         if self.take.val() {
             self.d1.d.next = self.s_axis.data.val();
@@ -497,32 +599,49 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
                 bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val()) | self.c_fin.val();
         }
         self.verify.s_axis.last.next = self.s_rd.last.val();
-        self.verify.s_axis.valid.next = false;
-        self.s_rd.ready.next = false;
-        if (self.state.q.val() == 4) & !self.rst.val() {
-            if self.over.q.val() | self.rd_last.q.val() {
-                self.s_rd.ready.next = !self.rd_last.q.val();
-            } else {
-                self.verify.s_axis.valid.next = self.s_rd.valid.val();
-                self.s_rd.ready.next = self.verify.s_axis.ready.val();
-            }
-            if self.s_rd.valid.val() & self.s_rd.last.val() & self.s_rd.ready.val() {
-                self.rd_last.d.next = true;
-            }
+        // (Each of these is its own statement, none writing `s_rd.ready` while reading
+        // `s_rd.last`: Verilator then orders them against the reader's block, which writes
+        // `last` and reads `ready`, without seeing a loop.)
+        self.rd_on.next = (self.state.q.val() == 4) & !self.rst.val();
+        self.rd_pass.next = !self.over.q.val() & !self.rd_last.q.val();
+        self.s_rd.ready.next = self.rd_on.val()
+            & ((self.rd_pass.val() & self.verify.s_axis.ready.val())
+                | (!self.rd_pass.val() & !self.rd_last.q.val()));
+        self.verify.s_axis.valid.next = self.rd_on.val() & self.rd_pass.val() & self.s_rd.valid.val();
+        if self.rd_on.val() & self.s_rd.valid.val() & self.s_rd.last.val() & self.s_rd.ready.val() {
+            self.rd_last.d.next = true;
         }
         // Each FPDU that left the CRC check without an error: its end, for its verdict.
         self.ends.push.next = self.verify.fpdu_done.val();
         self.ends.push_data.next = self.verify.fpdu_end.val();
         // The verdicts.
         self.s_err.next = self.verify.m_axis.user.val().get_bit(48);
-        self.verify.m_axis.ready.next = true;
-        if (self.state.q.val() == 4)
-            & !self.over.q.val()
-            & self.verify.m_axis.last.val()
+        // A good packet's last beat waits for its end from the CRC check.
+        self.hold_last.next = self.verify.m_axis.last.val()
             & !self.s_err.val()
-            & !self.ends.out_valid.val()
-        {
+            & !self.ends.out_valid.val();
+        // Forwarded: the packets of a try (with cfg_fwd) or of a placement try.
+        self.fwd_on.next = (self.state.q.val() == 4)
+            & !self.over.q.val()
+            & (self.cfg_fwd.val() | self.placing.q.val());
+        self.verify.m_axis.ready.next = true;
+        if (self.state.q.val() == 4) & !self.over.q.val() & self.hold_last.val() {
             self.verify.m_axis.ready.next = false;
+        }
+        self.fwd.s_axis.data.next = self.verify.m_axis.data.val();
+        self.fwd.s_axis.keep.next = self.verify.m_axis.keep.val();
+        self.fwd.s_axis.last.next = self.verify.m_axis.last.val();
+        self.fwd.s_axis.user.next =
+            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val()) | self.c_probe.val();
+        if self.placing.q.val() {
+            self.fwd.s_axis.user.next =
+                bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val())
+                    | self.c_place.val();
+        }
+        self.fwd.s_axis.valid.next = false;
+        if self.fwd_on.val() {
+            self.fwd.s_axis.valid.next = self.verify.m_axis.valid.val() & !self.hold_last.val();
+            self.verify.m_axis.ready.next = self.fwd.s_axis.ready.val() & !self.hold_last.val();
         }
         self.out_take.next = (self.state.q.val() == 4)
             & !self.over.q.val()
@@ -531,12 +650,18 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             & self.verify.m_axis.last.val();
         self.end_off.next = self.ends.out_data.val() - self.seg_s.q.val();
         self.ends.out_ready.next = false;
+        if self.out_take.val() & self.fwd_on.val() & !self.placing.q.val() {
+            self.pkt_v.d.next = true;
+            self.pkt_g.d.next = !self.s_err.val();
+            self.pkt_s.d.next = bit_cast::<32, 51>(self.verify.m_axis.user.val());
+            self.pkt_e.d.next = self.ends.out_data.val();
+        }
         if self.out_take.val() {
             if self.s_err.val() {
                 self.over.d.next = true;
             } else {
                 self.ends.out_ready.next = true;
-                self.loc_v.d.next = true;
+                self.loc_v.d.next = !self.placing.q.val();
                 self.loc_s.d.next = bit_cast::<32, 51>(self.verify.m_axis.user.val());
                 self.loc_e.d.next = self.ends.out_data.val();
                 self.last_end.d.next = self.end_off.val();
@@ -545,9 +670,13 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
                 }
             }
         }
-        // The watchdog, and the end of a try.
+        // The watchdog (cycles without a beat out of the path once the read is in), and the
+        // end of a try.
         if (self.state.q.val() == 4) & self.rd_last.q.val() & !self.over.q.val() {
             self.wd.d.next = self.wd.q.val() + 1;
+            if self.verify.m_axis.valid.val() & self.verify.m_axis.ready.val() {
+                self.wd.d.next = 0.into();
+            }
             if self.wd.q.val() == 4094 {
                 self.over.d.next = true;
                 self.wd_hit.d.next = true;
@@ -556,6 +685,9 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         if (self.state.q.val() == 4) & self.over.q.val() & self.rd_last.q.val() {
             self.state.d.next = 2.into();
             self.untried.d.next = self.last_end.q.val() + 1;
+            if self.placing.q.val() {
+                self.state.d.next = 5.into();
+            }
         }
 
         // ---- Done: ready for the next segment. ----
@@ -565,6 +697,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.rd.d.next = 0.into();
             self.untried.d.next = 0.into();
             self.ch_pend.d.next = false;
+            self.placing.d.next = false;
         }
 
         if self.rst.val() {
@@ -582,6 +715,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.rd_last.d.next = false;
             self.wd_hit.d.next = false;
             self.loc_v.d.next = false;
+            self.placing.d.next = false;
+            self.pkt_v.d.next = false;
         }
     }
 }

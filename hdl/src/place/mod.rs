@@ -241,7 +241,8 @@ pub mod reg {
     pub const PARAMS: u64 = 0x004;
     /// RW: `[0]` enable (the connection runs; 0 stops taking segments and, once the writes in
     /// flight are done and the records taken, resets the connection), `[1]` Markers, `[2]` CRC,
-    /// `[3]` RDMAC version (DDP/RDMAP version 0 instead of 1).
+    /// `[3]` RDMAC version (DDP/RDMAP version 0 instead of 1), `[4]` place FPDUs located in
+    /// out-of-order segments (with CRC; off: every out-of-order octet is held).
     pub const CTRL: u64 = 0x008;
     /// RO: `[0]` running, `[1]` stopped (error or Terminate), `[2]` an error was reported,
     /// `[3]` a Terminate was received, `[4]` a memory write failed, `[5]` resetting (enable
@@ -304,6 +305,10 @@ pub mod reg {
     pub const REASM_LOCATED: u64 = 0x07C;
     /// RO: octets of the FPDUs counted by REASM_LOCATED.
     pub const REASM_LOCATED_OCTETS: u64 = 0x034;
+    /// RO: FPDUs placed out of order (straight from the segment that carried them).
+    pub const REASM_PLACED: u64 = 0x038;
+    /// RO: DDP payload octets placed out of order.
+    pub const REASM_PLACED_OCTETS: u64 = 0x03C;
     /// RW: STag of the entry to write, invalidate or read.
     pub const STAG: u64 = 0x080;
     /// RW: base TO, low word.
@@ -353,6 +358,8 @@ pub mod reg {
     pub const CTRL_CRC: u32 = 4;
     /// See [`CTRL`].
     pub const CTRL_RDMAC: u32 = 8;
+    /// See [`CTRL`].
+    pub const CTRL_PLACE_OOO: u32 = 16;
     /// STAG_CMD commands.
     pub const CMD_STAG_WRITE: u32 = 1;
     /// See [`STAG_CMD`].

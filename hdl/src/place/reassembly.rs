@@ -35,11 +35,28 @@
 //! - **Locating** (RFC 5044 section 6, methods 2 and 3): a segment beyond the edge also streams
 //!   into [`PlaceLocate`]'s pass 1 as it goes into the ring; once it is in (and unless it ends
 //!   beyond the ring or is empty), the locator's reads are served from the ring, and the FPDUs
-//!   it verifies are reported on `loc_*` and counted, before the table decides. Nothing is
-//!   placed from them yet: the verdict and the held octets are as above (the golden receiver's
-//!   with `place_out_of_order` off), and the located FPDUs are
-//!   [`golden::receiver::locate_fpdus`]'s for the segment with no placed FPDU to chain from and
-//!   header alignment off.
+//!   it verifies are reported on `loc_*` and counted, before the table decides. They are
+//!   [`golden::receiver::locate_fpdus`]'s for the segment (header alignment off), chained from
+//!   the placed FPDU that contains or ends at its first octet.
+//! - **Placing** (`cfg_place` with `cfg_crc`; B.1.4, the golden receiver with
+//!   `place_out_of_order`): before the tries, the block waits until the in-order path has
+//!   decided everything complete it was given (`io_quiet`), then takes the header block's
+//!   input (`ooo_sel`): every packet of a try goes out on `m_ooo` as a *probe*, whose header is
+//!   decoded and checked by `rnic_rx`'s own header block and checker against the STag table
+//!   and queues of that moment; its result (`probe_*`) is paired with the locator's verdict.
+//!   A located FPDU goes on the *placing list* when its checks pass, it overlaps no placed FPDU,
+//!   and (tagged with payload, or a Send with Invalidate) its STag is not named by a placed
+//!   Send with Invalidate nor by one on the list. The table then counts, with the list, the
+//!   held octets (the runs' octets less the placed FPDUs') and the records (held pieces of the
+//!   runs, split at placed FPDUs, plus the placed FPDUs), and refuses as above. Accepted: each
+//!   FPDU of the list enters the **placed table** (start, end, Send with Invalidate and its
+//!   STag) and is read from the ring once more through the locator's path, its ULPDU going out
+//!   on `m_ooo` as a *placement* (the checker writes it); then the header block goes back to
+//!   the in-order stream. The ring keeps the placed FPDUs' octets (they are inside the runs),
+//!   so when the edge reaches them they are read back like held octets: `mpa_rx` verifies them
+//!   again, and the checker, told by `skip_hit` that the FPDU at that sequence number was
+//!   placed, checks and accounts it with the state of that moment and discards its payload.
+//!   The entry leaves the table when the checker takes it (`skip_take`).
 //! - FIN: a FIN segment's end is remembered; FIN goes out on the beat that reaches it (a null
 //!   beat if the beat that reached it had already gone).
 //! - `stopped` (the connection ended: error or Terminate): every segment is accepted and
@@ -65,6 +82,13 @@
 //! | `loc_valid`, `loc_start`, `loc_end` | out | 1, 32, 32 | pulse: an FPDU `[loc_start, loc_end)` located in the out-of-order segment being taken, in increasing order, before that segment's verdict |
 //! | `located`, `located_octets` | out | 32 | FPDUs located, and their octets, since reset |
 //! | `loc_watchdog` | out | 1 | sticky: the locator's watchdog ended a try (not expected; the tests assert it low) |
+//! | `cfg_place` | in | 1 | place FPDUs located out of order (with `cfg_crc`) |
+//! | `io_quiet` | in | 1 | the in-order path (`mpa_rx`, the header block, the checker) has decided every complete FPDU it was given and its header block is between packets |
+//! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag` | in | 1, 1, 1, 1, 32 | the checker's result for each probe, in order |
+//! | `m_ooo`, `ooo_sel` | out | 8W, 1 | probes and placements ([`crate::place::header::HDR_IN_USER`]) for the header block, and when it takes them instead of `mpa_rx`'s ULPDUs |
+//! | `skip_seq`, `skip_hit` | in, out | 32, 1 | the checker's in-order ULPDU, and (a cycle later) whether it was placed out of order |
+//! | `skip_take`, `skip_take_seq` | in | 1, 32 | the checker decided that ULPDU: its entry leaves the placed table |
+//! | `placed_fpdus`, `placed_now` | out | 32, 8 | FPDUs placed out of order since reset; entries of the placed table now |
 //!
 //! ### Parameters
 //! `W` bytes per beat (4..64), `B = 8W`, `D` ring word-address bits (the ring holds
@@ -82,12 +106,18 @@
 //! beat, then per try a request, one beat per cycle from the ring (from the candidate to the
 //! segment's end) and the verification path's latency ([`PlaceLocate`]); with Markers on a
 //! segment usually needs one try, so the octets of a segment beyond the edge are read twice.
+//! With placement on, the wait for `io_quiet`, the probes (five cycles of the checker per
+//! located FPDU, overlapped with the read), 2 RN cycles to count the records, and per placed
+//! FPDU a third read of its octets; placed FPDUs pass `mpa_rx` once more when the edge reaches
+//! them (their payload is not written again).
 //!
 //! ### On bad input
 //! A segment longer than the ring or ending beyond it is refused (TCP's advertised window must be
 //! at most `RING`; a segment the window allows is never lost). Nothing is written outside the
 //! ring; no input hangs the block.
 
+use crate::fifo::RegFifo;
+use crate::place::header::HDR_IN_USER;
 use crate::place::locate::PlaceLocate;
 use crate::rx::realigner::RX_SEG_USER;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
@@ -100,7 +130,9 @@ pub const MIN_RING_OCTETS: usize = 1 << 16;
 
 // States (literals in `update`, which cannot name constants): 0 idle, 1 pass through,
 // 2 into the ring, 3 segment end, 4..7 table evaluation, 8 commit, 9 read back, 10 FIN check,
-// 11 FIN beat, 12 locating (a read request or the end), 13 a read for the locator.
+// 11 FIN beat, 12 locating (a read request or the end), 13 a read for the locator; with
+// out-of-order placement: 14 the chain start, 15 waiting for the in-order path, 16 the last
+// probes, 17 counting the records, 18 placing (a placement try), 19 its end.
 // Segment modes: 0 drop, 2 overlaps the edge or older, 3 beyond the edge.
 
 fn many<T: Default>(k: usize) -> Vec<T> {
@@ -158,15 +190,46 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     pub located_octets: Signal<Out, Bits<32>>,
     /// Sticky: the locator's watchdog ended a try (not expected).
     pub loc_watchdog: Signal<Out, Bit>,
+    /// Place FPDUs located in out-of-order segments (needs `cfg_crc`).
+    pub cfg_place: Signal<In, Bit>,
+    /// The in-order path has decided every FPDU complete in what it was given.
+    pub io_quiet: Signal<In, Bit>,
+    /// Pulse: a probe's result (the checker).
+    pub probe_valid: Signal<In, Bit>,
+    /// Its checks pass.
+    pub probe_ok: Signal<In, Bit>,
+    /// It is tagged with payload.
+    pub probe_tpl: Signal<In, Bit>,
+    /// It is the L = 1 segment of a Send with Invalidate.
+    pub probe_inv: Signal<In, Bit>,
+    /// Its STag or Invalidate STag.
+    pub probe_stag: Signal<In, Bits<32>>,
+    /// The checker's in-order ULPDU: its sequence number.
+    pub skip_seq: Signal<In, Bits<32>>,
+    /// It was placed out of order (registered).
+    pub skip_hit: Signal<Out, Bit>,
+    /// Pulse: the checker decided an in-order ULPDU placed out of order.
+    pub skip_take: Signal<In, Bit>,
+    /// Its sequence number.
+    pub skip_take_seq: Signal<In, Bits<32>>,
+    /// ULPDUs located out of order: probes and placements, for the header block.
+    pub m_ooo: StreamSource<W, B, HDR_IN_USER>,
+    /// The header block takes `m_ooo` (not the in-order stream).
+    pub ooo_sel: Signal<Out, Bit>,
+    /// FPDUs placed out of order since reset.
+    pub placed_fpdus: Signal<Out, Bits<32>>,
+    /// Out-of-order FPDUs placed and not yet passed by the edge.
+    pub placed_now: Signal<Out, Bits<8>>,
     inp: StreamSkid<W, B, RX_SEG_USER>,
     loc: PlaceLocate<W, B>,
+    rdq: StreamSkid<W, B, RX_SEG_USER>,
     loc_rst: DFF<Bit>,
     located_q: DFF<Bits<32>>,
     loc_oct_q: DFF<Bits<32>>,
     out: StreamOutQ<W, B, RX_SEG_USER>,
     ring: Vec<RAM<Bits<8>, D>>,
     // Segment.
-    state: DFF<Bits<4>>,
+    state: DFF<Bits<5>>,
     rcv_edge: DFF<Bits<32>>,
     s_seq: DFF<Bits<32>>,
     s_mode: DFF<Bits<2>>,
@@ -222,6 +285,49 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     vrd_v: DFF<Bit>,
     vrd_a: DFF<Bit>,
     vrd_s: DFF<Bits<32>>,
+    // Out-of-order placement: the placed table (FPDUs placed and not yet decided in order;
+    // offsets from the edge recomputed every cycle), the placing list of the segment, the
+    // pairing of probe results with the locator's verdicts, the count of records.
+    pv: Vec<DFF<Bit>>,
+    ppass: Vec<DFF<Bit>>,
+    ps32: Vec<DFF<Bits<32>>>,
+    ps: Vec<DFF<Bits<17>>>,
+    pe: Vec<DFF<Bits<17>>>,
+    plen: Vec<DFF<Bits<17>>>,
+    pinv: Vec<DFF<Bit>>,
+    pstag: Vec<DFF<Bits<32>>>,
+    prs: Vec<DFF<Bits<17>>>,
+    pre: Vec<DFF<Bits<17>>>,
+    e_pass: Vec<DFF<Bit>>,
+    ls: Vec<DFF<Bits<17>>>,
+    le: Vec<DFF<Bits<17>>>,
+    ls32: Vec<DFF<Bits<32>>>,
+    le32: Vec<DFF<Bits<32>>>,
+    linv: Vec<DFF<Bit>>,
+    lstag: Vec<DFF<Bits<32>>>,
+    lc: DFF<Bits<8>>,
+    lovf: DFF<Bit>,
+    pkts: RegFifo<65>,
+    probes: RegFifo<35>,
+    pr_v: DFF<Bit>,
+    pr_pkt: DFF<Bits<65>>,
+    pr_prb: DFF<Bits<35>>,
+    lp_j: DFF<Bits<8>>,
+    lp_nh: DFF<Bits<8>>,
+    lp_nhp: DFF<Bits<8>>,
+    lp_np: DFF<Bits<8>>,
+    lp_oct: DFF<Bits<17>>,
+    ch_v: DFF<Bit>,
+    ch_s: DFF<Bits<32>>,
+    sel_q: DFF<Bit>,
+    place_q: DFF<Bit>,
+    poct_q: DFF<Bits<17>>,
+    pcnt_q: DFF<Bits<32>>,
+    pl_k: DFF<Bits<8>>,
+    pl_go: DFF<Bit>,
+    skip_q: DFF<Bit>,
+    /// The locator finished the segment while state 15 waited.
+    done_q: DFF<Bit>,
     // Constants.
     c_w: Constant<Bits<32>>,
     c_wm1: Constant<Bits<32>>,
@@ -236,6 +342,9 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     c_mrr: Vec<Constant<Bits<16>>>,
     c_drl: Vec<Constant<Bits<16>>>,
     c_drr: Vec<Constant<Bits<16>>>,
+    c_idx: Vec<Constant<Bits<8>>>,
+    c_jl: Vec<Constant<Bits<8>>>,
+    c_jend: Constant<Bits<8>>,
     // Locals.
     useq: Signal<Local, Bits<32>>,
     rel: Signal<Local, Bits<32>>,
@@ -275,6 +384,31 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     d_n: Signal<Local, Bits<32>>,
     rdat: Signal<Local, Bits<B>>,
     e_end: Signal<Local, Bits<32>>,
+    ooo_path: Signal<Local, Bit>,
+    s_rel17: Signal<Local, Bits<17>>,
+    c_s17: Signal<Local, Bits<17>>,
+    c_e17: Signal<Local, Bits<17>>,
+    c_hit: Signal<Local, Bit>,
+    c_name: Signal<Local, Bit>,
+    c_acc: Signal<Local, Bit>,
+    x_v: Signal<Local, Bit>,
+    x_s: Signal<Local, Bits<17>>,
+    x_e: Signal<Local, Bits<17>>,
+    x_re: Signal<Local, Bit>,
+    x_rs: Signal<Local, Bit>,
+    x_ps: Signal<Local, Bit>,
+    mst_rel: Signal<Local, Bits<17>>,
+    dend_rel: Signal<Local, Bits<17>>,
+    pass_sum: Signal<Local, Bits<17>>,
+    free_found: Signal<Local, Bit>,
+    fslot: Vec<Signal<Local, Bit>>,
+    rec_after: Signal<Local, Bits<8>>,
+    held_after: Signal<Local, Bits<32>>,
+    npl: Signal<Local, Bits<8>>,
+    t17: Signal<Local, Bits<17>>,
+    pk_len: Signal<Local, Bits<17>>,
+    pk_inv: Signal<Local, Bit>,
+    pk_stag: Signal<Local, Bits<32>>,
 }
 
 impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReassembly<W, B, D, RN> {
@@ -319,8 +453,24 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             located: Default::default(),
             located_octets: Default::default(),
             loc_watchdog: Default::default(),
+            cfg_place: Default::default(),
+            io_quiet: Default::default(),
+            probe_valid: Default::default(),
+            probe_ok: Default::default(),
+            probe_tpl: Default::default(),
+            probe_inv: Default::default(),
+            probe_stag: Default::default(),
+            skip_seq: Default::default(),
+            skip_hit: Default::default(),
+            skip_take: Default::default(),
+            skip_take_seq: Default::default(),
+            m_ooo: StreamSource::new(),
+            ooo_sel: Default::default(),
+            placed_fpdus: Default::default(),
+            placed_now: Default::default(),
             inp: StreamSkid::new(),
             loc: PlaceLocate::new(),
+            rdq: StreamSkid::new(),
             loc_rst: Default::default(),
             located_q: Default::default(),
             loc_oct_q: Default::default(),
@@ -380,6 +530,45 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             vrd_v: Default::default(),
             vrd_a: Default::default(),
             vrd_s: Default::default(),
+            pv: many(RN),
+            ppass: many(RN),
+            ps32: many(RN),
+            ps: many(RN),
+            pe: many(RN),
+            plen: many(RN),
+            pinv: many(RN),
+            pstag: many(RN),
+            prs: many(RN),
+            pre: many(RN),
+            e_pass: many(RN),
+            ls: many(RN),
+            le: many(RN),
+            ls32: many(RN),
+            le32: many(RN),
+            linv: many(RN),
+            lstag: many(RN),
+            lc: Default::default(),
+            lovf: Default::default(),
+            pkts: RegFifo::new(8),
+            probes: RegFifo::new(8),
+            pr_v: Default::default(),
+            pr_pkt: Default::default(),
+            pr_prb: Default::default(),
+            lp_j: Default::default(),
+            lp_nh: Default::default(),
+            lp_nhp: Default::default(),
+            lp_np: Default::default(),
+            lp_oct: Default::default(),
+            ch_v: Default::default(),
+            ch_s: Default::default(),
+            sel_q: Default::default(),
+            place_q: Default::default(),
+            poct_q: Default::default(),
+            pcnt_q: Default::default(),
+            pl_k: Default::default(),
+            pl_go: Default::default(),
+            skip_q: Default::default(),
+            done_q: Default::default(),
             c_w: c32(W),
             c_wm1: c32(W - 1),
             c_lw: c32(lw),
@@ -393,6 +582,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             c_mrr: (0..lw).map(|s| c16(W - (1 << s))).collect(),
             c_drl: (0..lw).map(|s| c16(8 << s)).collect(),
             c_drr: (0..lw).map(|s| c16(B - (8 << s))).collect(),
+            c_idx: (0..RN).map(|i| Constant::new(Bits::<8>::from(i as u64))).collect(),
+            c_jl: (RN..2 * RN).map(|i| Constant::new(Bits::<8>::from(i as u64))).collect(),
+            c_jend: Constant::new(Bits::<8>::from((2 * RN - 1) as u64)),
             useq: Default::default(),
             rel: Default::default(),
             n_in: Default::default(),
@@ -431,6 +623,31 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             d_n: Default::default(),
             rdat: Default::default(),
             e_end: Default::default(),
+            ooo_path: Default::default(),
+            s_rel17: Default::default(),
+            c_s17: Default::default(),
+            c_e17: Default::default(),
+            c_hit: Default::default(),
+            c_name: Default::default(),
+            c_acc: Default::default(),
+            x_v: Default::default(),
+            x_s: Default::default(),
+            x_e: Default::default(),
+            x_re: Default::default(),
+            x_rs: Default::default(),
+            x_ps: Default::default(),
+            mst_rel: Default::default(),
+            dend_rel: Default::default(),
+            pass_sum: Default::default(),
+            free_found: Default::default(),
+            fslot: many(RN),
+            rec_after: Default::default(),
+            held_after: Default::default(),
+            npl: Default::default(),
+            t17: Default::default(),
+            pk_len: Default::default(),
+            pk_inv: Default::default(),
+            pk_stag: Default::default(),
         }
     }
 
@@ -459,8 +676,48 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             w_addr, w_a1, d_a1, d_a2, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst,
             ev_men, ev_anyr, ev_hl, ev_dend, rs_q, re_q, ev_acc, held_q, runs_q, refused_q, peak_q,
             fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a,
-            vrd_s, loc_rst, located_q, loc_oct_q
+            vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v, pr_pkt, pr_prb, lp_j, lp_nh,
+            lp_nhp, lp_np, lp_oct, ch_v, ch_s, sel_q, place_q, poct_q, pcnt_q, pl_k, pl_go, skip_q,
+            done_q
         );
+        for i in 0..RN {
+            self.pv[i].clock.next = self.clock.val();
+            self.ppass[i].clock.next = self.clock.val();
+            self.ps32[i].clock.next = self.clock.val();
+            self.ps[i].clock.next = self.clock.val();
+            self.pe[i].clock.next = self.clock.val();
+            self.plen[i].clock.next = self.clock.val();
+            self.pinv[i].clock.next = self.clock.val();
+            self.pstag[i].clock.next = self.clock.val();
+            self.prs[i].clock.next = self.clock.val();
+            self.pre[i].clock.next = self.clock.val();
+            self.e_pass[i].clock.next = self.clock.val();
+            self.ls[i].clock.next = self.clock.val();
+            self.le[i].clock.next = self.clock.val();
+            self.ls32[i].clock.next = self.clock.val();
+            self.le32[i].clock.next = self.clock.val();
+            self.linv[i].clock.next = self.clock.val();
+            self.lstag[i].clock.next = self.clock.val();
+            self.pv[i].d.next = self.pv[i].q.val();
+            self.ppass[i].d.next = self.ppass[i].q.val();
+            self.ps32[i].d.next = self.ps32[i].q.val();
+            self.ps[i].d.next = self.ps[i].q.val();
+            self.pe[i].d.next = self.pe[i].q.val();
+            self.plen[i].d.next = self.plen[i].q.val();
+            self.pinv[i].d.next = self.pinv[i].q.val();
+            self.pstag[i].d.next = self.pstag[i].q.val();
+            self.e_pass[i].d.next = self.e_pass[i].q.val();
+            self.ls[i].d.next = self.ls[i].q.val();
+            self.le[i].d.next = self.le[i].q.val();
+            self.ls32[i].d.next = self.ls32[i].q.val();
+            self.le32[i].d.next = self.le32[i].q.val();
+            self.linv[i].d.next = self.linv[i].q.val();
+            self.lstag[i].d.next = self.lstag[i].q.val();
+        }
+        self.pkts.clock.next = self.clock.val();
+        self.pkts.rst.next = self.rst.val();
+        self.probes.clock.next = self.clock.val();
+        self.probes.rst.next = self.rst.val();
         for i in 0..RN {
             self.st[i].clock.next = self.clock.val();
             self.en[i].clock.next = self.clock.val();
@@ -502,11 +759,13 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.vrd_valid.next = self.vrd_v.q.val();
         self.vrd_accept.next = self.vrd_a.q.val();
         self.vrd_seq.next = self.vrd_s.q.val();
-        self.held.next = self.held_q.q.val();
+        // Held: the runs' octets less those of the FPDUs placed out of order inside them.
+        self.held.next = self.held_q.q.val() - bit_cast::<32, 17>(self.poct_q.q.val());
         self.runs.next = self.runs_q.q.val();
         self.refused.next = self.refused_q.q.val();
         self.peak_held.next = self.peak_q.q.val();
         self.vrd_v.d.next = false;
+        self.ooo_path.next = self.cfg_place.val() & self.cfg_crc.val();
 
         // ---- The locator: pass 1 sees each out-of-order segment as it goes into the ring;
         // its reads (pass 2) are served from the ring in states 12 and 13. ----
@@ -523,10 +782,44 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.loc.s_axis.last.next = self.inp.m_axis.last.val();
         self.loc.s_axis.valid.next =
             (self.state.q.val() == 2) & (self.s_mode.q.val() == 3) & self.inp.m_axis.valid.val();
-        self.loc.chain_valid.next = false;
-        self.loc.chain_seq.next = 0.into();
-        self.loc.rd_ready.next = self.state.q.val() == 12;
-        self.loc.s_rd.valid.next = (self.state.q.val() == 13) & self.d_valid.q.val();
+        self.loc.chain_valid.next = self.ch_v.q.val();
+        self.loc.chain_seq.next = self.ch_s.q.val();
+        self.loc.cfg_fwd.next = self.place_q.q.val();
+        self.loc.rd_ready.next = (self.state.q.val() == 12) | (self.state.q.val() == 19);
+        self.m_ooo.data.next = self.loc.m_ulpdu.data.val();
+        self.m_ooo.keep.next = self.loc.m_ulpdu.keep.val();
+        self.m_ooo.user.next = self.loc.m_ulpdu.user.val();
+        self.m_ooo.last.next = self.loc.m_ulpdu.last.val();
+        self.m_ooo.valid.next = self.loc.m_ulpdu.valid.val();
+        self.loc.m_ulpdu.ready.next = self.m_ooo.ready.val();
+        self.ooo_sel.next = self.sel_q.q.val();
+        self.placed_fpdus.next = self.pcnt_q.q.val();
+        self.loc.pl_seq.next = 0.into();
+        self.loc.pl_end.next = 0.into();
+        self.pk_len.next = 0.into();
+        self.pk_inv.next = false;
+        self.pk_stag.next = 0.into();
+        for k in 0..RN {
+            if self.pl_k.q.val() == self.c_idx[k].val() {
+                self.loc.pl_seq.next = self.ls32[k].q.val();
+                self.loc.pl_end.next = self.le32[k].q.val();
+                self.pk_len.next = self.le[k].q.val() - self.ls[k].q.val();
+                self.pk_inv.next = self.linv[k].q.val();
+                self.pk_stag.next = self.lstag[k].q.val();
+            }
+        }
+        // The locator's reads pass a register slice (its `ready` is a register: no path from
+        // the locator's `ready` into the ring addresses).
+        self.rdq.clock.next = self.clock.val();
+        self.rdq.rst.next = self.rst.val() | self.loc_rst.q.val();
+        self.loc.s_rd.data.next = self.rdq.m_axis.data.val();
+        self.loc.s_rd.keep.next = self.rdq.m_axis.keep.val();
+        self.loc.s_rd.user.next = self.rdq.m_axis.user.val();
+        self.loc.s_rd.last.next = self.rdq.m_axis.last.val();
+        self.loc.s_rd.valid.next = self.rdq.m_axis.valid.val();
+        self.rdq.m_axis.ready.next = self.loc.s_rd.ready.val();
+        self.rdq.s_axis.valid.next = (self.state.q.val() == 13) & self.d_valid.q.val();
+        self.loc.pl_valid.next = (self.state.q.val() == 18) & (self.pl_k.q.val() != self.lc.q.val());
         self.loc_valid.next = self.loc.loc_valid.val();
         self.loc_start.next = self.loc.loc_start.val();
         self.loc_end.next = self.loc.loc_end.val();
@@ -538,8 +831,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.loc_oct_q.d.next =
                 self.loc_oct_q.q.val() + (self.loc.loc_end.val() - self.loc.loc_start.val());
         }
-        if self.held_q.q.val() > self.peak_q.q.val() {
-            self.peak_q.d.next = self.held_q.q.val();
+        if (self.held_q.q.val() - bit_cast::<32, 17>(self.poct_q.q.val())) > self.peak_q.q.val() {
+            self.peak_q.d.next = self.held_q.q.val() - bit_cast::<32, 17>(self.poct_q.q.val());
         }
 
         // ---- Defaults: nothing taken, nothing offered, nothing written. ----
@@ -609,7 +902,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.rot_r.next = self.d_r.q.val();
             self.d_push.next = self.d_valid.q.val() & self.out.s_axis.ready.val();
             if self.state.q.val() == 13 {
-                self.d_push.next = self.d_valid.q.val() & self.loc.s_rd.ready.val();
+                self.d_push.next = self.d_valid.q.val() & self.rdq.s_axis.ready.val();
             }
             self.a0.next = bit_cast::<D, 32>(self.d_addr.q.val());
             self.a1.next = bit_cast::<D, 32>(self.d_a1.q.val());
@@ -643,10 +936,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     | (self.rdat.val() << self.c_drr[s].val());
             }
         }
-        self.loc.s_rd.data.next = self.rdat.val();
-        self.loc.s_rd.keep.next = !(self.c_ones_w.val() << bit_cast::<16, 32>(self.d_n.val()));
-        self.loc.s_rd.last.next = self.d_last.val();
-        self.loc.s_rd.user.next = 0.into();
+        self.rdq.s_axis.data.next = self.rdat.val();
+        self.rdq.s_axis.keep.next = !(self.c_ones_w.val() << bit_cast::<16, 32>(self.d_n.val()));
+        self.rdq.s_axis.last.next = self.d_last.val();
+        self.rdq.s_axis.user.next = 0.into();
 
         // ---- Table evaluation, stage 0 (state 4): offsets from the edge in 17 bits (every held
         // run and every segment evaluated lies within RING <= 2^16 octets of the edge). ----
@@ -773,16 +1066,204 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.men_rel.next = self.ev_men.q.val() - self.e17.val();
         self.new_held.next = self.ev_hl.q.val() - bit_cast::<32, 17>(self.ev_sumv.q.val());
         self.new_runs.next = self.runs_q.q.val() + 1 - self.ev_sumf.q.val();
+        // With out-of-order placement (state 17 counted them; all 0 without): the records are
+        // the held pieces of the runs and the placed FPDUs (passed or not, and this segment's),
+        // the held octets the runs' less the placed FPDUs'.
+        self.npl.next = 0.into();
+        for i in 0..RN {
+            if self.pv[i].q.val() {
+                self.npl.next = self.npl.val() + 1;
+            }
+        }
+        self.placed_now.next = self.npl.val();
+        self.rec_after.next = self.new_runs.val() - self.lp_nhp.q.val()
+            + self.lp_nh.q.val()
+            + self.npl.val()
+            + self.lc.q.val();
+        self.held_after.next = self.new_held.val() - bit_cast::<32, 17>(self.lp_oct.q.val());
         if self.state.q.val() == 7 {
-            self.ev_acc.d.next = (self.new_held.val() <= self.cfg_budget.val())
-                & (self.new_runs.val() <= self.cfg_records.val())
-                & (self.new_runs.val() <= self.c_rn.val());
+            self.ev_acc.d.next = (self.held_after.val() <= self.cfg_budget.val())
+                & (self.rec_after.val() <= self.cfg_records.val())
+                & (self.new_runs.val() <= self.c_rn.val())
+                & ((self.npl.val() + self.lc.q.val()) <= self.c_rn.val())
+                & !self.lovf.q.val();
             self.ev_dend.d.next = self.ev_t.q.val();
             if self.ev_anyr.q.val() {
                 self.ev_dend.d.next =
                     self.rcv_edge.q.val() + bit_cast::<32, 17>(self.men_rel.val());
             }
         }
+
+        // ---- Out-of-order placement: the placed table's offsets from the edge (registered
+        // every cycle; the edge does not move while a segment beyond it is handled). ----
+        for i in 0..RN {
+            self.prs[i].d.next = self.ps[i].q.val() - self.e17.val();
+            self.pre[i].d.next = self.pe[i].q.val() - self.e17.val();
+        }
+        // The checker asks whether its in-order ULPDU was placed out of order (answered a cycle
+        // later; the record is held for four); a ULPDU it decided leaves the table.
+        self.skip_q.d.next = false;
+        for i in 0..RN {
+            if self.pv[i].q.val() & self.ppass[i].q.val() & (self.ps32[i].q.val() == self.skip_seq.val())
+            {
+                self.skip_q.d.next = true;
+            }
+            if self.skip_take.val()
+                & self.ppass[i].q.val()
+                & (self.ps32[i].q.val() == self.skip_take_seq.val())
+            {
+                self.pv[i].d.next = false;
+            }
+        }
+        self.skip_hit.next = self.skip_q.q.val();
+
+        // ---- Pairing: each packet the locator forwarded (its verdict) with its probe's
+        // result (the checker), in order. ----
+        self.pkts.push.next = self.loc.pkt_valid.val()
+            & ((self.state.q.val() == 12) | (self.state.q.val() == 13) | (self.state.q.val() == 16));
+        self.pkts.push_data.next = bit_cast::<65, 1>(self.loc.pkt_good.val().into())
+            | (bit_cast::<65, 32>(self.loc.pkt_start.val()) << 1)
+            | (bit_cast::<65, 32>(self.loc.pkt_end.val()) << 33);
+        self.probes.push.next = self.probe_valid.val();
+        self.probes.push_data.next = bit_cast::<35, 1>(self.probe_ok.val().into())
+            | (bit_cast::<35, 1>(self.probe_tpl.val().into()) << 1)
+            | (bit_cast::<35, 1>(self.probe_inv.val().into()) << 2)
+            | (bit_cast::<35, 32>(self.probe_stag.val()) << 3);
+        self.pkts.out_ready.next = self.pkts.out_valid.val() & self.probes.out_valid.val();
+        self.probes.out_ready.next = self.pkts.out_valid.val() & self.probes.out_valid.val();
+        self.pr_v.d.next = self.pkts.out_valid.val() & self.probes.out_valid.val();
+        if self.pkts.out_valid.val() & self.probes.out_valid.val() {
+            self.pr_pkt.d.next = self.pkts.out_data.val();
+            self.pr_prb.d.next = self.probes.out_data.val();
+        }
+        // A located FPDU is placed when it verified, its checks pass now, it overlaps no FPDU
+        // placed before, and (tagged with payload, or a Send with Invalidate) its STag is not
+        // named by a placed Send with Invalidate or by one placed from this segment.
+        self.c_s17.next = bit_cast::<17, 65>(self.pr_pkt.q.val() >> 1) - self.e17.val();
+        self.c_e17.next = bit_cast::<17, 65>(self.pr_pkt.q.val() >> 33) - self.e17.val();
+        self.c_hit.next = false;
+        self.c_name.next = false;
+        for i in 0..RN {
+            if self.pv[i].q.val()
+                & !self.ppass[i].q.val()
+                & (self.prs[i].q.val() < self.c_e17.val())
+                & (self.c_s17.val() < self.pre[i].q.val())
+            {
+                self.c_hit.next = true;
+            }
+            if self.pv[i].q.val()
+                & self.pinv[i].q.val()
+                & (self.pstag[i].q.val() == bit_cast::<32, 35>(self.pr_prb.q.val() >> 3))
+            {
+                self.c_name.next = true;
+            }
+            if (self.c_idx[i].val() < self.lc.q.val())
+                & self.linv[i].q.val()
+                & (self.lstag[i].q.val() == bit_cast::<32, 35>(self.pr_prb.q.val() >> 3))
+            {
+                self.c_name.next = true;
+            }
+        }
+        self.c_acc.next = self.pr_v.q.val()
+            & self.pr_pkt.q.val().get_bit(0)
+            & self.pr_prb.q.val().get_bit(0)
+            & !self.c_hit.val()
+            & !((self.pr_prb.q.val().get_bit(1) | self.pr_prb.q.val().get_bit(2)) & self.c_name.val());
+        if self.c_acc.val() {
+            if self.lc.q.val() == self.c_rn.val() {
+                self.lovf.d.next = true;
+            } else {
+                self.lc.d.next = self.lc.q.val() + 1;
+                for k in 0..RN {
+                    if self.lc.q.val() == self.c_idx[k].val() {
+                        self.ls[k].d.next = self.c_s17.val();
+                        self.le[k].d.next = self.c_e17.val();
+                        self.ls32[k].d.next = bit_cast::<32, 65>(self.pr_pkt.q.val() >> 1);
+                        self.le32[k].d.next = bit_cast::<32, 65>(self.pr_pkt.q.val() >> 33);
+                        self.linv[k].d.next = self.pr_prb.q.val().get_bit(2);
+                        self.lstag[k].d.next = bit_cast::<32, 35>(self.pr_prb.q.val() >> 3);
+                    }
+                }
+            }
+        }
+
+        // ---- The records with this segment (state 17, one element a cycle): the placed
+        // FPDUs not yet passed, then the placing list. Held pieces = runs - runs that start
+        // with a placed FPDU + placed FPDUs followed by held octets (their end is neither a
+        // run's end nor another placed FPDU's start); records = held pieces + placed. ----
+        self.mst_rel.next = self.ev_mst.q.val() - self.e17.val();
+        self.x_v.next = false;
+        self.x_s.next = 0.into();
+        self.x_e.next = 0.into();
+        for i in 0..RN {
+            if self.lp_j.q.val() == self.c_idx[i].val() {
+                self.x_v.next = self.pv[i].q.val() & !self.ppass[i].q.val();
+                self.x_s.next = self.prs[i].q.val();
+                self.x_e.next = self.pre[i].q.val();
+            }
+            if self.lp_j.q.val() == self.c_jl[i].val() {
+                self.x_v.next = self.c_idx[i].val() < self.lc.q.val();
+                self.x_s.next = self.ls[i].q.val();
+                self.x_e.next = self.le[i].q.val();
+            }
+        }
+        self.x_re.next = self.x_e.val() == self.men_rel.val();
+        self.x_rs.next = self.x_s.val() == self.mst_rel.val();
+        self.x_ps.next = false;
+        for i in 0..RN {
+            if self.v[i].q.val() & !self.e_flag[i].q.val() {
+                if self.r_e[i].q.val() == self.x_e.val() {
+                    self.x_re.next = true;
+                }
+                if self.r_s[i].q.val() == self.x_s.val() {
+                    self.x_rs.next = true;
+                }
+            }
+            if self.pv[i].q.val() & !self.ppass[i].q.val() & (self.prs[i].q.val() == self.x_e.val())
+            {
+                self.x_ps.next = true;
+            }
+            if (self.c_idx[i].val() < self.lc.q.val()) & (self.ls[i].q.val() == self.x_e.val()) {
+                self.x_ps.next = true;
+            }
+        }
+        if self.state.q.val() == 17 {
+            self.lp_j.d.next = self.lp_j.q.val() + 1;
+            if self.x_v.val() {
+                self.lp_oct.d.next = self.lp_oct.q.val() + (self.x_e.val() - self.x_s.val());
+                if !self.x_re.val() & !self.x_ps.val() {
+                    self.lp_nh.d.next = self.lp_nh.q.val() + 1;
+                }
+                if self.x_rs.val() {
+                    self.lp_nhp.d.next = self.lp_nhp.q.val() + 1;
+                }
+            }
+            if self.lp_j.q.val() == self.c_jend.val() {
+                self.state.d.next = 7.into();
+            }
+        }
+        // The edge passes the placed FPDUs it reaches (state 7: the run read back included).
+        self.dend_rel.next = self.re_q.q.val();
+        if self.ev_anyr.q.val() {
+            self.dend_rel.next = self.men_rel.val();
+        }
+        self.pass_sum.next = 0.into();
+        for i in 0..RN {
+            if self.e_pass[i].q.val() {
+                self.pass_sum.next = self.pass_sum.val() + self.plen[i].q.val();
+            }
+        }
+        // The first free entry of the placed table.
+        self.free_found.next = false;
+        for i in 0..RN {
+            self.fslot[i].next = false;
+            if !self.free_found.val() & !self.pv[i].q.val() {
+                self.fslot[i].next = true;
+                self.free_found.next = true;
+            }
+        }
+        self.s_rel17.next = bit_cast::<17, 32>(self.s_seq.q.val() - self.rcv_edge.q.val());
+        self.t17.next = 0.into();
 
         // ---- The segment's path. ----
         match self.state.q.val().index() {
@@ -816,6 +1297,14 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         self.r_hi.d.next = 0.into();
                         if self.rel.val() < self.c_ring.val() {
                             self.r_hi.d.next = self.c_ring.val() - self.rel.val();
+                        }
+                        // Out-of-order placement: the chain start first (state 14).
+                        self.place_q.d.next = self.ooo_path.val();
+                        self.ch_v.d.next = false;
+                        self.lc.d.next = 0.into();
+                        self.lovf.d.next = false;
+                        if self.ooo_path.val() {
+                            self.state.d.next = 14.into();
                         }
                     }
                 }
@@ -916,6 +1405,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         self.vrd_v.d.next = false;
                         self.ev_post.d.next = false;
                         self.state.d.next = 12.into();
+                        if self.place_q.q.val() {
+                            self.state.d.next = 15.into();
+                        }
                     }
                 }
             }
@@ -927,9 +1419,21 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
             6 => {
                 self.state.d.next = 7.into();
+                self.lp_j.d.next = 0.into();
+                self.lp_nh.d.next = 0.into();
+                self.lp_nhp.d.next = 0.into();
+                self.lp_oct.d.next = 0.into();
+                if self.place_q.q.val() & !self.ev_post.q.val() {
+                    self.state.d.next = 17.into();
+                }
             }
             7 => {
                 self.state.d.next = 8.into();
+                for i in 0..RN {
+                    self.e_pass[i].d.next = self.pv[i].q.val()
+                        & !self.ppass[i].q.val()
+                        & (self.prs[i].q.val() < self.dend_rel.val());
+                }
             }
             8 => {
                 // Commit.
@@ -955,6 +1459,14 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     self.d_fin.d.next = self.fin_valid.q.val()
                         & !self.fin_sent.q.val()
                         & (self.fin_end.q.val() == self.d_end.val());
+                    // The placed FPDUs the edge passes: read back with their run, decided in
+                    // order by the checker (which skips their writes), then dropped.
+                    for i in 0..RN {
+                        if self.e_pass[i].q.val() {
+                            self.ppass[i].d.next = true;
+                        }
+                    }
+                    self.poct_q.d.next = self.poct_q.q.val() - self.pass_sum.val();
                     if self.d_end.val() != self.ev_from.q.val() {
                         self.state.d.next = 9.into();
                     } else {
@@ -981,8 +1493,19 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                             self.fin_valid.d.next = true;
                             self.fin_end.d.next = self.e_end.val();
                         }
+                        if self.place_q.q.val() {
+                            // The placing list: into the table and placed (states 18, 19).
+                            self.poct_q.d.next = self.lp_oct.q.val();
+                            self.pcnt_q.d.next =
+                                self.pcnt_q.q.val() + bit_cast::<32, 8>(self.lc.q.val());
+                            self.pl_k.d.next = 0.into();
+                            self.state.d.next = 18.into();
+                        }
                     } else {
                         self.refused_q.d.next = self.refused_q.q.val() + 1;
+                    }
+                    if !self.ev_acc.q.val() | !self.place_q.q.val() {
+                        self.sel_q.d.next = false;
                     }
                 }
             }
@@ -1024,20 +1547,114 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 }
             }
             12 => {
-                // S_LOCATE: the locator's read requests, until it has finished the segment;
-                // then the table.
-                if self.loc.rd_valid.val() {
-                    self.d_seq.d.next = self.loc.rd_seq.val();
-                    self.d_addr.d.next = self.loc.rd_seq.val() >> self.c_lw.val();
-                    self.d_a1.d.next = (self.loc.rd_seq.val() >> self.c_lw.val()) + 1;
-                    self.d_a2.d.next = (self.loc.rd_seq.val() >> self.c_lw.val()) + 2;
-                    self.d_r.d.next = bit_cast::<16, 32>(self.loc.rd_seq.val() & self.c_wm1.val());
-                    self.d_rem.d.next = self.loc.rd_end.val() - self.loc.rd_seq.val();
-                    self.d_valid.d.next = false;
-                    self.state.d.next = 13.into();
-                }
-                if self.loc.done.val() {
+                // S_LOCATE: the locator's read requests (below), until it has finished the
+                // segment (it may have finished while state 15 waited); then the table.
+                if self.loc.done.val() | self.done_q.q.val() {
+                    self.done_q.d.next = false;
                     self.state.d.next = 4.into();
+                    if self.place_q.q.val() {
+                        self.state.d.next = 16.into();
+                    }
+                }
+            }
+            14 => {
+                // S_CHAIN: the end of the placed FPDU that contains or ends at the segment's
+                // first octet (the one starting there preferred), for the locator.
+                self.state.d.next = 2.into();
+                if (self.s_seq.q.val() - self.rcv_edge.q.val()) < self.c_ring.val() {
+                    for i in 0..RN {
+                        if self.pv[i].q.val()
+                            & !self.ppass[i].q.val()
+                            & (self.prs[i].q.val() <= self.s_rel17.val())
+                            & (self.s_rel17.val() <= self.pre[i].q.val())
+                        {
+                            self.ch_v.d.next = true;
+                            self.t17.next = self.pre[i].q.val() - self.s_rel17.val();
+                            self.ch_s.d.next =
+                                self.s_seq.q.val() + bit_cast::<32, 17>(self.t17.val());
+                        }
+                    }
+                    for i in 0..RN {
+                        if self.pv[i].q.val()
+                            & !self.ppass[i].q.val()
+                            & (self.prs[i].q.val() == self.s_rel17.val())
+                        {
+                            self.ch_v.d.next = true;
+                            self.t17.next = self.pre[i].q.val() - self.s_rel17.val();
+                            self.ch_s.d.next =
+                                self.s_seq.q.val() + bit_cast::<32, 17>(self.t17.val());
+                        }
+                    }
+                }
+            }
+            15 => {
+                // S_QUIET: the checks of located FPDUs see the state in-order processing has
+                // left: wait until the in-order path has decided everything it was given. A
+                // connection that stopped meanwhile takes the segment and drops it.
+                if self.loc.done.val() {
+                    self.done_q.d.next = true;
+                }
+                if self.stopped.val() {
+                    self.done_q.d.next = false;
+                    self.loc_rst.d.next = true;
+                    self.vrd_v.d.next = true;
+                    self.vrd_a.d.next = true;
+                    self.vrd_s.d.next = self.s_seq.q.val();
+                    self.state.d.next = 0.into();
+                } else if self.io_quiet.val() & !self.out.m_axis.valid.val() {
+                    self.sel_q.d.next = true;
+                    self.state.d.next = 12.into();
+                }
+            }
+            16 => {
+                // S_PROBES: the last probes' results.
+                if !self.pkts.out_valid.val()
+                    & !self.probes.out_valid.val()
+                    & !self.pr_v.q.val()
+                    & !self.loc.m_ulpdu.valid.val()
+                {
+                    self.state.d.next = 4.into();
+                }
+            }
+            17 => {
+                // S_COUNT: above.
+            }
+            18 => {
+                // S_PLACE: the next FPDU of the placing list into the table, and its placement
+                // try (the locator reads it from the ring through its path again, and the
+                // ULPDU goes to the header block as a placement); at the end the header block
+                // goes back to the in-order stream.
+                self.pl_go.d.next = false;
+                if self.pl_k.q.val() == self.lc.q.val() {
+                    if !self.loc.m_ulpdu.valid.val() {
+                        self.sel_q.d.next = false;
+                        self.state.d.next = 0.into();
+                    }
+                } else {
+                    if self.loc.pl_ready.val() {
+                        self.pl_go.d.next = true;
+                        self.state.d.next = 19.into();
+                        for i in 0..RN {
+                            if self.fslot[i].val() {
+                                self.pv[i].d.next = true;
+                                self.ppass[i].d.next = false;
+                                self.ps32[i].d.next = self.loc.pl_seq.val();
+                                self.ps[i].d.next = bit_cast::<17, 32>(self.loc.pl_seq.val());
+                                self.pe[i].d.next = bit_cast::<17, 32>(self.loc.pl_end.val());
+                                self.plen[i].d.next = self.pk_len.val();
+                                self.pinv[i].d.next = self.pk_inv.val();
+                                self.pstag[i].d.next = self.pk_stag.val();
+                            }
+                        }
+                    }
+                }
+            }
+            19 => {
+                // S_PLREAD: the placement try's read request (below), then its end.
+                if self.loc.done.val() {
+                    self.pl_k.d.next = self.pl_k.q.val() + 1;
+                    self.pl_go.d.next = false;
+                    self.state.d.next = 18.into();
                 }
             }
             13 => {
@@ -1050,6 +1667,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     self.d_rem.d.next = self.d_rem.q.val() - self.d_n.val();
                     if self.d_last.val() {
                         self.state.d.next = 12.into();
+                        if self.pl_go.q.val() {
+                            self.state.d.next = 19.into();
+                        }
                     }
                 }
             }
@@ -1070,13 +1690,27 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
 
+        // ---- A read request of the locator (states 12 and 19): the ring from rd_seq. ----
+        if ((self.state.q.val() == 12) | (self.state.q.val() == 19)) & self.loc.rd_valid.val() {
+            self.d_seq.d.next = self.loc.rd_seq.val();
+            self.d_addr.d.next = self.loc.rd_seq.val() >> self.c_lw.val();
+            self.d_a1.d.next = (self.loc.rd_seq.val() >> self.c_lw.val()) + 1;
+            self.d_a2.d.next = (self.loc.rd_seq.val() >> self.c_lw.val()) + 2;
+            self.d_r.d.next = bit_cast::<16, 32>(self.loc.rd_seq.val() & self.c_wm1.val());
+            self.d_rem.d.next = self.loc.rd_end.val() - self.loc.rd_seq.val();
+            self.d_valid.d.next = false;
+            self.state.d.next = 13.into();
+        }
+
         // ---- The connection ended: the held runs are dropped. ----
         if self.stopped.val() {
             for i in 0..RN {
                 self.v[i].d.next = false;
+                self.pv[i].d.next = false;
             }
             self.held_q.d.next = 0.into();
             self.runs_q.d.next = 0.into();
+            self.poct_q.d.next = 0.into();
         }
 
         // ---- Reset. ----
@@ -1097,6 +1731,19 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.loc_rst.d.next = false;
             self.located_q.d.next = 0.into();
             self.loc_oct_q.d.next = 0.into();
+            for i in 0..RN {
+                self.pv[i].d.next = false;
+            }
+            self.poct_q.d.next = 0.into();
+            self.pcnt_q.d.next = 0.into();
+            self.sel_q.d.next = false;
+            self.place_q.d.next = false;
+            self.ch_v.d.next = false;
+            self.lc.d.next = 0.into();
+            self.lovf.d.next = false;
+            self.pr_v.d.next = false;
+            self.pl_go.d.next = false;
+            self.done_q.d.next = false;
         }
     }
 }

@@ -60,6 +60,8 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     pub cfg_crc: Signal<Out, Bit>,
     /// CTRL RDMAC version.
     pub cfg_rdmac: Signal<Out, Bit>,
+    /// CTRL place out of order.
+    pub cfg_place: Signal<Out, Bit>,
     /// ORIGIN.
     pub cfg_origin: Signal<Out, Bits<32>>,
     /// MAX_ULPDU.
@@ -116,6 +118,10 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     pub placed_pulse: Signal<In, Bit>,
     /// Its octets.
     pub placed_len: Signal<In, Bits<16>>,
+    /// The placed octets were placed out of order.
+    pub placed_ooo: Signal<In, Bit>,
+    /// FPDUs placed out of order.
+    pub reasm_placed: Signal<In, Bits<32>>,
     /// Counter input: a record went out.
     pub record_pulse: Signal<In, Bit>,
     /// Counter input: `mpa_rx` dropped a segment out of sequence.
@@ -157,7 +163,7 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     rdata: DFF<Bits<32>>,
     rresp: DFF<Bits<2>>,
     // Registers.
-    ctrl: DFF<Bits<4>>,
+    ctrl: DFF<Bits<5>>,
     origin: DFF<Bits<32>>,
     max_ulpdu: DFF<Bits<16>>,
     pd: DFF<Bits<32>>,
@@ -184,6 +190,7 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     // Counters.
     n_fpdus: DFF<Bits<32>>,
     n_placed: DFF<Bits<64>>,
+    n_ooo: DFF<Bits<32>>,
     n_records: DFF<Bits<32>>,
     n_seq: DFF<Bits<32>>,
     // Constants.
@@ -233,6 +240,7 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             cfg_markers: Default::default(),
             cfg_crc: Default::default(),
             cfg_rdmac: Default::default(),
+            cfg_place: Default::default(),
             cfg_origin: Default::default(),
             cfg_max_ulpdu: Default::default(),
             cfg_pd: Default::default(),
@@ -261,6 +269,8 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             fpdu_pulse: Default::default(),
             placed_pulse: Default::default(),
             placed_len: Default::default(),
+            placed_ooo: Default::default(),
+            reasm_placed: Default::default(),
             record_pulse: Default::default(),
             seq_drop_pulse: Default::default(),
             bursts: Default::default(),
@@ -310,6 +320,7 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             rd_valid: Default::default(),
             n_fpdus: Default::default(),
             n_placed: Default::default(),
+            n_ooo: Default::default(),
             n_records: Default::default(),
             n_seq: Default::default(),
             c_params: Constant::new(params.into()),
@@ -386,6 +397,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             rd_valid,
             n_fpdus,
             n_placed,
+            n_ooo,
             n_records,
             n_seq
         );
@@ -394,6 +406,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         self.cfg_markers.next = self.ctrl.q.val().get_bit(1);
         self.cfg_crc.next = self.ctrl.q.val().get_bit(2);
         self.cfg_rdmac.next = self.ctrl.q.val().get_bit(3);
+        self.cfg_place.next = self.ctrl.q.val().get_bit(4);
         self.cfg_origin.next = self.origin.q.val();
         self.cfg_max_ulpdu.next = self.max_ulpdu.q.val();
         self.cfg_pd.next = self.pd.q.val();
@@ -405,6 +418,9 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         // ---- Counters. ----
         if self.fpdu_pulse.val() {
             self.n_fpdus.d.next = self.n_fpdus.q.val() + 1;
+        }
+        if self.placed_pulse.val() & self.placed_ooo.val() {
+            self.n_ooo.d.next = self.n_ooo.q.val() + bit_cast::<32, 16>(self.placed_len.val());
         }
         if self.placed_pulse.val() {
             self.n_placed.d.next =
@@ -532,7 +548,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
                 match self.wa.val().index() {
                     // CTRL
                     2 => {
-                        self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<4>(0);
+                        self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<5>(0);
                     }
                     // ORIGIN
                     4 => {
@@ -711,7 +727,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             }
             // CTRL
             2 => {
-                self.r_val.next = bit_cast::<32, 4>(self.ctrl.q.val());
+                self.r_val.next = bit_cast::<32, 5>(self.ctrl.q.val());
             }
             // STATUS
             3 => {
@@ -756,6 +772,14 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             // REASM_LOCATED_OCTETS
             13 => {
                 self.r_val.next = self.reasm_located_octets.val();
+            }
+            // REASM_PLACED
+            14 => {
+                self.r_val.next = self.reasm_placed.val();
+            }
+            // REASM_PLACED_OCTETS
+            15 => {
+                self.r_val.next = self.n_ooo.q.val();
             }
             // CNT_FPDUS
             16 => {
@@ -919,6 +943,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             self.ph.d.next = 0.into();
             self.n_fpdus.d.next = 0.into();
             self.n_placed.d.next = 0.into();
+            self.n_ooo.d.next = 0.into();
             self.n_records.d.next = 0.into();
             self.n_seq.d.next = 0.into();
         }

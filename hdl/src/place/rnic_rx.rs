@@ -2,9 +2,11 @@
 //! TCP payload segments in any order (reassembly, a verdict per segment; RFC 5044 A.3-A.5),
 //! MPA (RFC 5044) verification, DDP (RFC 5041) placement into memory through an AXI4 write
 //! master, RDMAP (RFC 5040) message delivery as records, in TCP order, and the first error as one
-//! Terminate record (RFC 5044 section 8, RFC 5040 section 7). Out-of-order octets are held in
-//! the reassembly ring and placed when they come in order (FPDUs are not yet located and placed
-//! straight from out-of-order segments).
+//! Terminate record (RFC 5044 section 8, RFC 5040 section 7). With CTRL's place bit, FPDUs
+//! located in out-of-order segments (Markers, the length chain: RFC 5044 section 6) are
+//! checked and placed straight from them (B.1.4) and only the rest is held in the reassembly
+//! ring; without it every out-of-order octet is held and placed when it comes in order. Header
+//! alignment detection (B.2) is not built.
 //!
 //! ```text
 //!  s_axis ─► PlaceReassembly ─► MpaRx ─► PlaceHeader ─► PlaceCheck ─► PlaceWriter ─► m_axi (AW, W, B)
@@ -61,13 +63,14 @@
 use crate::axi::{Axi4WriteMaster, AxiLiteSlave};
 use crate::place::check::PlaceCheck;
 use crate::place::deliver::PlaceDeliver;
-use crate::place::header::PlaceHeader;
+use crate::place::header::{PlaceHeader, HDR_IN_USER};
 use crate::place::reassembly::{PlaceReassembly, RECORD_ENTRIES};
 use crate::place::regs::PlaceRegs;
 use crate::place::table_ram::TableRam;
 use crate::place::writer::PlaceWriter;
 use crate::place::{posted_entry, reg, stag_entry};
 use crate::rx::mpa_rx::MpaRx;
+use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::rx::realigner::RX_SEG_USER;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -117,6 +120,7 @@ pub struct RnicRx<
     writer: PlaceWriter<W, B>,
     deliver: PlaceDeliver,
     down: DFF<Bit>,
+    pend: DFF<Bits<16>>,
     crst: Signal<Local, Bit>,
     quiet: Signal<Local, Bit>,
     going_down: Signal<Local, Bit>,
@@ -158,6 +162,7 @@ impl<
             writer: PlaceWriter::new(),
             deliver: PlaceDeliver::new(),
             down: Default::default(),
+            pend: Default::default(),
             crst: Default::default(),
             quiet: Default::default(),
             going_down: Default::default(),
@@ -199,7 +204,7 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, down);
+        dff_setup!(self, clock, down, pend);
         self.regs.clock.next = self.clock.val();
         self.reasm.clock.next = self.clock.val();
         self.mpa.clock.next = self.clock.val();
@@ -268,6 +273,33 @@ impl<
         self.reasm.cfg_markers.next = self.regs.cfg_markers.val();
         self.reasm.cfg_crc.next = self.regs.cfg_crc.val();
         self.reasm.cfg_max_ulpdu.next = self.regs.cfg_max_ulpdu.val();
+        self.reasm.cfg_place.next = self.regs.cfg_place.val();
+        // The in-order path is quiet when every packet mpa_rx delineated was decided by the
+        // checker, mpa_rx's front holds nothing (its release buffer may hold the partial FPDU
+        // at the edge) and the header block is between packets (a decided ULPDU's payload may
+        // still be streaming into it): what out-of-order placement checks against is then what
+        // in-order processing of everything received so far has left, and the header block's
+        // input may switch to the out-of-order ULPDUs.
+        if self.mpa.pkt_end.val() & !self.check.fpdu_pulse.val() {
+            self.pend.d.next = self.pend.q.val() + 1;
+        }
+        if !self.mpa.pkt_end.val() & self.check.fpdu_pulse.val() {
+            self.pend.d.next = self.pend.q.val() - 1;
+        }
+        if self.crst.val() {
+            self.pend.d.next = 0.into();
+        }
+        self.reasm.io_quiet.next =
+            (self.pend.q.val() == 0) & !self.mpa.front_busy.val() & !self.header.busy.val();
+        self.reasm.probe_valid.next = self.check.probe_valid.val();
+        self.reasm.probe_ok.next = self.check.probe_ok.val();
+        self.reasm.probe_tpl.next = self.check.probe_tpl.val();
+        self.reasm.probe_inv.next = self.check.probe_inv.val();
+        self.reasm.probe_stag.next = self.check.probe_stag.val();
+        self.reasm.skip_seq.next = self.header.hdr.seq.val();
+        self.reasm.skip_take.next = self.check.skip_take.val();
+        self.reasm.skip_take_seq.next = self.check.skip_seq.val();
+        self.check.skip_hit.next = self.reasm.skip_hit.val();
         self.reasm.stopped.next = self.check.stopped.val() | self.deliver.stop_out.val();
         self.reasm.s_axis.data.next = self.s_axis.data.val();
         self.reasm.s_axis.keep.next = self.s_axis.keep.val();
@@ -292,14 +324,27 @@ impl<
         self.mpa.cfg_crc.next = self.regs.cfg_crc.val();
         self.mpa.cfg_max_ulpdu.next = self.regs.cfg_max_ulpdu.val();
 
-        // ---- ULPDUs into the header block. ----
+        // ---- ULPDUs into the header block: mpa_rx's (in order), or while the reassembly
+        // block handles a segment beyond the edge, the ULPDUs it located there (probes, then
+        // placements; the in-order path is quiet then). ----
         self.header.cfg_rdmac.next = self.regs.cfg_rdmac.val();
         self.header.s_axis.data.next = self.mpa.m_axis.data.val();
         self.header.s_axis.keep.next = self.mpa.m_axis.keep.val();
-        self.header.s_axis.user.next = self.mpa.m_axis.user.val();
+        self.header.s_axis.user.next =
+            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.mpa.m_axis.user.val());
         self.header.s_axis.last.next = self.mpa.m_axis.last.val();
         self.header.s_axis.valid.next = self.mpa.m_axis.valid.val();
         self.mpa.m_axis.ready.next = self.header.s_axis.ready.val();
+        self.reasm.m_ooo.ready.next = false;
+        if self.reasm.ooo_sel.val() {
+            self.header.s_axis.data.next = self.reasm.m_ooo.data.val();
+            self.header.s_axis.keep.next = self.reasm.m_ooo.keep.val();
+            self.header.s_axis.user.next = self.reasm.m_ooo.user.val();
+            self.header.s_axis.last.next = self.reasm.m_ooo.last.val();
+            self.header.s_axis.valid.next = self.reasm.m_ooo.valid.val();
+            self.mpa.m_axis.ready.next = false;
+            self.reasm.m_ooo.ready.next = self.header.s_axis.ready.val();
+        }
 
         // ---- Header records into the checker. ----
         self.check.hdr.valid.next = self.header.hdr.valid.val();
@@ -326,6 +371,7 @@ impl<
         self.check.hdr.src_to.next = self.header.hdr.src_to.val();
         self.check.hdr.tctl.next = self.header.hdr.tctl.val();
         self.check.hdr.echo.next = self.header.hdr.echo.val();
+        self.check.hdr.mode.next = self.header.hdr.mode.val();
         self.check.cfg_pd.next = self.regs.cfg_pd.val();
         self.check.cfg_window.next = self.regs.cfg_window.val();
         self.check.cfg_first_msn.next = self.regs.cfg_first_msn.val();
@@ -418,6 +464,8 @@ impl<
         self.regs.fpdu_pulse.next = self.check.fpdu_pulse.val();
         self.regs.placed_pulse.next = self.check.placed_pulse.val();
         self.regs.placed_len.next = self.check.placed_len.val();
+        self.regs.placed_ooo.next = self.check.placed_ooo.val();
+        self.regs.reasm_placed.next = self.reasm.placed_fpdus.val();
         self.regs.record_pulse.next = self.deliver.record_pulse.val();
         self.regs.seq_drop_pulse.next = self.mpa.err_seq.val();
         self.regs.bursts.next = self.writer.bursts.val();
