@@ -292,8 +292,9 @@ enum SimBlock {
         #[arg(long)]
         busy: Option<u64>,
         /// Offer the segments in the order given (one at a time, refused ones not again); the
-        /// configuration must have the hardware's reassembly settings: "place_out_of_order":
-        /// false, "reassembly_window": 65536, "records" at most 17.
+        /// configuration must have the hardware's reassembly settings: "reassembly_window":
+        /// 65536, "records" at most 17, and with "place_out_of_order" (FPDUs located in
+        /// out-of-order segments placed from them) "aligned_detect": false.
         #[arg(long)]
         arrival: bool,
     },

@@ -242,17 +242,19 @@ fn sim_place_refuses_a_configuration_beyond_the_hardware() {
 }
 
 /// `rnic sim place --arrival` against `rnic place` on the same files with the hardware's
-/// reassembly settings: segments out of order, duplicated, re-cut, refused for a small buffer
-/// (and not offered again): the same verdicts, deliveries, error and memory; a configuration
-/// without those settings is refused with one line.
+/// reassembly settings, out-of-order placement on (without header-alignment detection) or off:
+/// segments out of order, duplicated, re-cut, refused for a small buffer (and not offered
+/// again): the same verdicts, deliveries, error and memory; a configuration without those
+/// settings is refused with one line.
 #[test]
 fn sim_place_arrival_gives_the_output_of_place() {
-    for (name, extra, engine, width, small) in [
+    for (name, extra, engine, width, small, placing) in [
         (
             "hw-arr-loss",
             vec!["--scenario", "loss", "--seed", "11", "--messages", "24"],
             "verilator",
             "8",
+            true,
             true,
         ),
         (
@@ -261,6 +263,7 @@ fn sim_place_arrival_gives_the_output_of_place() {
             "verilator",
             "32",
             false,
+            false,
         ),
         (
             "hw-arr-wrap",
@@ -268,6 +271,7 @@ fn sim_place_arrival_gives_the_output_of_place() {
             "rusthdl",
             "8",
             false,
+            true,
         ),
     ] {
         let (segs, cfg) = traffic(name, &extra);
@@ -276,7 +280,8 @@ fn sim_place_arrival_gives_the_output_of_place() {
         assert_eq!(o.status.code(), Some(1), "{name}: default settings are not the hardware's");
         assert!(text(&o.stderr).contains("place_out_of_order"), "{name}: {}", text(&o.stderr));
         let mut v: Value = serde_json::from_str(&text_cfg).unwrap();
-        v["place_out_of_order"] = false.into();
+        v["place_out_of_order"] = placing.into();
+        v["aligned_detect"] = false.into();
         v["reassembly_window"] = 65536.into();
         v["records"] = 3.into();
         if small {

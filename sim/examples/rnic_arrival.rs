@@ -19,14 +19,123 @@
 //! `cargo run --release -p sim --example rnic_arrival [CONNECTIONS]` (default 3 of 60 messages
 //! per scenario and buffer).
 
-use sim::place::{hardware_reassembly, run_rnic, RnicRunOptions};
+use sim::place::{hardware_placement, hardware_reassembly, run_rnic, RnicRunOptions};
 use sim::traffic::{generate, run_receiver, LogEntry, Scenario, TrafficOptions};
 
 fn main() {
     let seeds: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3);
     for w in [8usize, 64] {
         table(seeds, w);
+        table_placement(seeds, w);
     }
+}
+
+/// The same connections with out-of-order placement on (CTRL place bit; the golden receiver
+/// with the same settings makes the same decisions, which the tests check): FPDUs placed out of
+/// order and their share of the DDP payload written, the peak of held octets, refusals,
+/// throughput; beside the golden receiver's zero-copy fraction (direct: placed from the
+/// segment that carried the whole FPDU, in order or not) and peak held (its peak includes the
+/// partial FPDU at the edge, the hardware's does not).
+fn table_placement(seeds: u64, w: usize) {
+    let mut sim = sim::place::rnic_rx("verilator", w).expect("rnic_rx");
+    println!();
+    println!("W = {w}, out-of-order placement on");
+    println!();
+    println!("| scenario | buffer | offers | refused | peak held (hardware) | FPDUs placed out of order | their share of the payload | payload octets/cycle | golden: direct (zero copy), peak held |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for scenario in Scenario::ALL.into_iter().skip(1) {
+        for small in [false, true] {
+            let (mut offers, mut refused, mut peak, mut placed, mut p_oct, mut all_oct) =
+                (0usize, 0u64, 0u64, 0u64, 0u64, 0u64);
+            let (mut octets, mut cycles, mut quick, mut io_octets, mut io_cycles) =
+                (0u64, 0u64, 0, 0u64, 0u64);
+            let (mut g_direct, mut g_payload, mut g_peak) = (0u64, 0u64, 0u64);
+            for seed in 0..seeds {
+                let mut t = generate(&TrafficOptions {
+                    scenario,
+                    seed: 500 + seed,
+                    markers: seed % 2 == 1,
+                    messages: 60,
+                    records: if small { 4 } else { 17 },
+                    ..Default::default()
+                });
+                if small {
+                    t.config.reassembly_octets = t.config.in_order_reserve() + 6000;
+                }
+                let cfg = hardware_placement(&t.config);
+                let (gold, list, opts) = offers(&cfg, &t, seed);
+                let stop = !opts.arrival_quick;
+                let hw = run_rnic(sim.as_mut(), &cfg, &list, &opts).expect("hardware run");
+                let r = &hw.final_regs;
+                use hdl::place::reg;
+                if !stop {
+                    quick += 1;
+                    octets += hw.stats.octets_written;
+                    cycles += hw.stats.w_cycles.last().map_or(0, |&c| c + 1 - hw.stats.first_in);
+                    let io = RnicRunOptions { seed, ..Default::default() };
+                    let x = run_rnic(sim.as_mut(), &cfg, &t.segments, &io).expect("in order");
+                    io_octets += x.stats.octets_written;
+                    io_cycles += x.stats.w_cycles.last().map_or(0, |&c| c + 1 - x.stats.first_in);
+                }
+                offers += list.len();
+                refused += r[&reg::CNT_REFUSED] as u64;
+                peak = peak.max(r[&reg::REASM_PEAK] as u64);
+                placed += r[&reg::REASM_PLACED] as u64;
+                p_oct += r[&reg::REASM_PLACED_OCTETS] as u64;
+                all_oct += r[&reg::CNT_PLACED_LO] as u64;
+                let m = gold.receiver.metrics();
+                g_direct += m.direct_octets;
+                g_payload += m.direct_octets + m.held_octets;
+                g_peak = g_peak.max(m.peak_held_octets);
+            }
+            println!(
+                "| {} | {} | {offers} | {refused} | {peak} | {placed} | {:.1} % | {} | {:.1} %, {g_peak} |",
+                scenario.name(),
+                if small { "reserve + 6000, 4 records" } else { "256 KiB, 17 records" },
+                100.0 * p_oct as f64 / all_oct.max(1) as f64,
+                if quick == 0 {
+                    "n/a (every connection stops)".to_string()
+                } else {
+                    let c = cycles.max(1) as f64;
+                    format!(
+                        "{:.2} ({:.3} of W; in order {:.3})",
+                        octets as f64 / c,
+                        octets as f64 / c / w as f64,
+                        io_octets as f64 / io_cycles.max(1) as f64 / w as f64,
+                    )
+                },
+                100.0 * g_direct as f64 / g_payload.max(1) as f64,
+            );
+        }
+    }
+}
+
+/// The golden receiver's run of `t` with `cfg`, the segments as it offers them (refused ones
+/// again 3 offers later), and the hardware's run options: quick offers unless the connection
+/// stops (an error or a Terminate).
+fn offers(
+    cfg: &golden::receiver::ReceiverConfig,
+    t: &sim::traffic::Traffic,
+    seed: u64,
+) -> (sim::traffic::Run, Vec<sim::traffic::TcpSegment>, RnicRunOptions) {
+    let gold = run_receiver(cfg, &t.segments, false, Some(3), false).expect("golden");
+    let list: Vec<_> = gold
+        .log
+        .iter()
+        .filter_map(|l| match l {
+            LogEntry::Verdict { segment, .. } => Some(t.segments[*segment].clone()),
+            _ => None,
+        })
+        .collect();
+    let stop = gold.receiver.error().is_some()
+        || gold.events().into_iter().any(|e| {
+            matches!(
+                e,
+                golden::receiver::Event::Deliver(golden::receiver::Delivery::Terminate { .. })
+            )
+        });
+    let opts = RnicRunOptions { arrival: true, arrival_quick: !stop, seed, ..Default::default() };
+    (gold, list, opts)
 }
 
 fn table(seeds: u64, w: usize) {
@@ -56,30 +165,8 @@ fn table(seeds: u64, w: usize) {
                     t.config.reassembly_octets = t.config.in_order_reserve() + 6000;
                 }
                 let cfg = hardware_reassembly(&t.config);
-                let gold = run_receiver(&cfg, &t.segments, false, Some(3), false).expect("golden");
-                let list: Vec<_> = gold
-                    .log
-                    .iter()
-                    .filter_map(|l| match l {
-                        LogEntry::Verdict { segment, .. } => Some(t.segments[*segment].clone()),
-                        _ => None,
-                    })
-                    .collect();
-                let stop = gold.receiver.error().is_some()
-                    || gold.events().into_iter().any(|e| {
-                        matches!(
-                            e,
-                            golden::receiver::Event::Deliver(
-                                golden::receiver::Delivery::Terminate { .. }
-                            )
-                        )
-                    });
-                let opts = RnicRunOptions {
-                    arrival: true,
-                    arrival_quick: !stop,
-                    seed,
-                    ..Default::default()
-                };
+                let (_, list, opts) = offers(&cfg, &t, seed);
+                let stop = !opts.arrival_quick;
                 let hw = run_rnic(sim.as_mut(), &cfg, &list, &opts).expect("hardware run");
                 if !stop {
                     quick += 1;

@@ -119,14 +119,15 @@ fn generated(engine: &str, w: usize, seeds: u64, messages: usize) {
 /// off, large and small reassembly buffers): verdicts, deliveries, error and memory as the
 /// golden receiver's with the hardware's reassembly settings, and as in order; the FPDUs
 /// located in out-of-order segments (REASM_LOCATED and its octets) as `locate_fpdus` finds them.
-fn arrival_orders(engine: &str, w: usize, messages: usize) {
+/// `place`: with out-of-order placement on ([`check_placement`]: the golden receiver with
+/// `place_out_of_order` and without header-alignment detection; the FPDUs placed out of order
+/// as many as its), and FPDUs must be placed out of order.
+fn arrival_orders(engine: &str, w: usize, messages: usize, place: bool) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
-    let mut refused = 0;
-    let mut offers = 0;
-    let mut located = 0;
+    let (mut refused, mut offers, mut located, mut placed) = (0, 0, 0, 0);
     for (k, scenario) in Scenario::ALL.into_iter().skip(1).enumerate() {
         for small in [false, true] {
-            let seed = 40 + k as u64 + w as u64;
+            let seed = 40 + k as u64 + w as u64 + if place { 100 } else { 0 };
             let markers = (k + small as usize) % 2 == 0;
             let crc = !(k == 3 && small);
             let mut t = sim::traffic::generate(&sim::traffic::TrafficOptions {
@@ -135,7 +136,7 @@ fn arrival_orders(engine: &str, w: usize, messages: usize) {
                 markers,
                 crc,
                 messages,
-                records: if small { 2 } else { 17 },
+                records: if small { 2 + place as u32 } else { 17 },
                 ..Default::default()
             });
             if small {
@@ -147,17 +148,23 @@ fn arrival_orders(engine: &str, w: usize, messages: usize) {
                 RnicRunOptions { seed, ..Default::default() }
             };
             let what = format!(
-                "w{w} {engine} {} seed {seed} markers {markers} crc {crc} small {small}",
+                "w{w} {engine} {} seed {seed} markers {markers} crc {crc} small {small} place {place}",
                 scenario.name()
             );
-            let (hw, _, r) = check_arrival(sim.as_mut(), &t.config, &t.segments, &opts, &what);
+            let (hw, _, r) = if place {
+                check_placement(sim.as_mut(), &t.config, &t.segments, &opts, &what)
+            } else {
+                check_arrival(sim.as_mut(), &t.config, &t.segments, &opts, &what)
+            };
             refused += r;
             offers += hw.verdicts.len();
             located += hw.final_regs[&reg::REASM_LOCATED];
+            placed += hw.final_regs[&reg::REASM_PLACED];
         }
     }
     assert!(refused > 0, "w{w} {engine}: small buffers refuse ({offers} offers)");
     assert!(located > 0, "w{w} {engine}: Markers locate FPDUs in out-of-order segments");
+    assert_eq!(placed > 0, place, "w{w} {engine}: FPDUs placed out of order only when on");
 }
 
 /// The campaign on the whole `rnic_rx`: connections (150 messages each for a long campaign, 50
@@ -167,11 +174,12 @@ fn arrival_orders(engine: &str, w: usize, messages: usize) {
 /// the small ones) until `target`
 /// segments were offered; returns the offers and the refusals. Each connection is checked as
 /// [`check_arrival`] checks (verdicts, deliveries, error, memory against the golden receiver,
-/// and the invariant), with quick offers where the golden run does not stop.
-fn full_campaign(w: usize, target: usize) -> (usize, usize) {
+/// and the invariant), with quick offers where the golden run does not stop. `place`: with
+/// out-of-order placement on ([`check_placement`]; also returns the FPDUs placed out of order).
+fn full_campaign(w: usize, target: usize, place: bool) -> (usize, usize, u64) {
     let mut sim = sim::place::rnic_rx("verilator", w).unwrap();
-    let (mut offers, mut refused) = (0, 0);
-    let mut seed = 7000;
+    let (mut offers, mut refused, mut placed) = (0, 0, 0u64);
+    let mut seed = if place { 9000 } else { 7000 };
     while offers < target {
         for (k, scenario) in Scenario::ALL.into_iter().enumerate() {
             if matches!(scenario, Scenario::InOrder | Scenario::Faults) {
@@ -193,36 +201,53 @@ fn full_campaign(w: usize, target: usize) -> (usize, usize) {
             let base = if small { RnicRunOptions::busy(seed) } else { RnicRunOptions::default() };
             let opts = RnicRunOptions { seed, arrival_quick: true, ..base };
             let what = format!(
-                "campaign w{w} {} seed {seed} markers {markers} small {small}",
+                "campaign w{w} {} seed {seed} markers {markers} small {small} place {place}",
                 scenario.name()
             );
-            let (hw, _, r) = check_arrival(sim.as_mut(), &t.config, &t.segments, &opts, &what);
+            let (hw, _, r) = if place {
+                check_placement(sim.as_mut(), &t.config, &t.segments, &opts, &what)
+            } else {
+                check_arrival(sim.as_mut(), &t.config, &t.segments, &opts, &what)
+            };
             offers += hw.verdicts.len();
             refused += r;
+            placed += hw.final_regs[&reg::REASM_PLACED] as u64;
         }
         seed += 1;
     }
-    (offers, refused)
+    (offers, refused, placed)
 }
 
-/// Segments in any order through the whole `rnic_rx_w8` and `rnic_rx_w64` on Verilator:
-/// `RNIC_CAMPAIGN_SEGMENTS` per width (default 2,000 in `make test`; `make test-long`, which CI
-/// runs too, sets 100,000).
+/// Segments in any order through the whole `rnic_rx_w8` and `rnic_rx_w64` on Verilator, with
+/// out-of-order placement on: `RNIC_CAMPAIGN_SEGMENTS` per width (default 2,000 in `make test`;
+/// `make test-long`, which CI runs too, sets 100,000).
 #[test]
-fn campaign_on_the_whole_rnic_rx_on_verilator_at_w8_and_w64() {
-    let target = std::env::var("RNIC_CAMPAIGN_SEGMENTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2_000usize);
+fn campaign_with_placement_on_the_whole_rnic_rx_on_verilator_at_w8_and_w64() {
+    campaign(true);
+}
+
+/// The same with out-of-order placement off (every out-of-order octet held):
+/// `RNIC_CAMPAIGN_SEGMENTS_OFF` per width (default 2,000; `make test-long` sets 20,000).
+#[test]
+fn campaign_without_placement_on_the_whole_rnic_rx_on_verilator_at_w8_and_w64() {
+    campaign(false);
+}
+
+fn campaign(place: bool) {
+    let var = if place { "RNIC_CAMPAIGN_SEGMENTS" } else { "RNIC_CAMPAIGN_SEGMENTS_OFF" };
+    let target = std::env::var(var).ok().and_then(|v| v.parse().ok()).unwrap_or(2_000usize);
     for w in [8, 64] {
         let t0 = std::time::Instant::now();
-        let (n, refused) = full_campaign(w, target);
+        let (n, refused, placed) = full_campaign(w, target, place);
         eprintln!(
-            "rnic_rx_w{w}: {n} segments, {refused} refused, {:.1} s",
+            "rnic_rx_w{w} (placement {}): {n} segments, {refused} refused, {placed} FPDUs placed \
+             out of order, {:.1} s",
+            if place { "on" } else { "off" },
             t0.elapsed().as_secs_f64()
         );
         assert!(n >= target, "W={w}: {n} segments");
         assert!(refused > 0, "W={w}: small buffers refuse");
+        assert_eq!(placed > 0, place, "W={w}: FPDUs placed out of order only with placement on");
     }
 }
 
@@ -594,10 +619,22 @@ fn cut(
 /// an out-of-order FPDU with a bad CRC (reported when it comes in order, after the deliveries
 /// before it), a Marker whose FPDUPTR disagrees with the length chain. `all` false (the
 /// rust-hdl model at the widths where it is slow): Markers on, the wrap, split-length and
-/// duplicate arrivals and the two faults only.
-fn out_of_order_cases(engine: &str, w: usize, all: bool) {
+/// duplicate arrivals and the two faults only. `place`: the same with out-of-order placement on
+/// ([`check_placement`]), and three more: a retransmission overlapping placed and unplaced
+/// octets, a Send with Invalidate placed out of order before a Write to its STag arrives (the
+/// Write is held, not placed: its STag is named by a placed, undelivered Send with Invalidate;
+/// in order it fails, DDP 1/1/0), and a retransmission of placed FPDUs whose octets differ
+/// (never overwritten: A.3).
+fn out_of_order_cases(engine: &str, w: usize, all: bool, place: bool) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let sim = sim.as_mut();
+    let check = |sim: &mut dyn CycleSim, cfg: &ReceiverConfig, segs: &[_], opts: &RnicRunOptions, what: &str| {
+        if place {
+            check_placement(sim, cfg, segs, opts, what)
+        } else {
+            check_arrival(sim, cfg, segs, opts, what)
+        }
+    };
     let settings: &[bool] = if all { &[false, true] } else { &[true] };
     for &markers in settings {
         let cfg = crafted_config(markers);
@@ -617,6 +654,10 @@ fn out_of_order_cases(engine: &str, w: usize, all: bool) {
                 vec![(0, f[2]), (f[3], f[4] + 300), (f[2] - 100, f[4] + 600), (f[4] + 600, n)],
             ),
             ("duplicate held", vec![(f[7], f[9]), (f[7], f[9]), (f[8], n), (0, f[7] + 10)]),
+            (
+                "retransmission over placed and unplaced octets",
+                vec![(f[3], f[6]), (f[2] - 100, f[4] + 300), (f[6], n), (0, f[2] + 8)],
+            ),
         ];
         for (k, (name, spans)) in cases.iter().enumerate() {
             if !all && k % 2 == 1 {
@@ -628,8 +669,8 @@ fn out_of_order_cases(engine: &str, w: usize, all: bool) {
             } else {
                 RnicRunOptions::busy(k as u64)
             };
-            let what = format!("w{w} {engine} markers {markers}: {name}");
-            let (_, g, _) = check_arrival(sim, &cfg, &segs, &opts, &what);
+            let what = format!("w{w} {engine} markers {markers} place {place}: {name}");
+            let (_, g, _) = check(sim, &cfg, &segs, &opts, &what);
             assert_eq!(last_error(&g), None, "{what}");
             assert_eq!(g.len(), 12, "{what}: every message delivered");
         }
@@ -638,8 +679,8 @@ fn out_of_order_cases(engine: &str, w: usize, all: bool) {
         let mut bad = wire.clone();
         bad[f[6] - 1] ^= 0x40;
         let segs = cut(&cfg, &bad, &[(f[5] + 8, n), (0, f[5] + 8)]);
-        let what = format!("w{w} {engine} markers {markers}: bad CRC out of order");
-        let (_, g, _) = check_arrival(sim, &cfg, &segs, &RnicRunOptions::busy(9), &what);
+        let what = format!("w{w} {engine} markers {markers} place {place}: bad CRC out of order");
+        let (_, g, _) = check(sim, &cfg, &segs, &RnicRunOptions::busy(9), &what);
         let seq5 = cfg.origin.wrapping_add(f[5] as u32);
         assert_eq!(last_error(&g), Some((TerminateCode::MPA_CRC, seq5)), "{what}");
         assert_eq!(g.len(), 6, "{what}: five deliveries, then the error");
@@ -659,11 +700,64 @@ fn out_of_order_cases(engine: &str, w: usize, all: bool) {
             bad[f[k + 1] - 4..f[k + 1]].copy_from_slice(&crc);
             let segs =
                 cut(&cfg, &bad, &[(f[k] - 20, f[k + 1] + 20), (f[k + 1] + 20, n), (0, f[k] - 20)]);
-            let what = format!("w{w} {engine}: Marker against the chain, out of order");
-            let (_, g, _) = check_arrival(sim, &cfg, &segs, &RnicRunOptions::default(), &what);
+            let what = format!("w{w} {engine} place {place}: Marker against the chain, out of order");
+            let (_, g, _) = check(sim, &cfg, &segs, &RnicRunOptions::default(), &what);
             let seq = cfg.origin.wrapping_add(f[k] as u32);
             assert_eq!(last_error(&g), Some((TerminateCode::MPA_MARKER, seq)), "{what}");
             assert_eq!(g.len(), k + 1, "{what}: the FPDUs before it delivered, then the error");
+        }
+        if place && markers {
+            // Write A, Send with Invalidate of its STag, Write B to it (each spans a Marker):
+            // the Send placed out of order first, then B arrives (held: its STag is named by
+            // the placed Send), then A; in order B fails (invalid STag).
+            let ulpdus = [
+                write_to(STAG, BASE, &payload(900, 1), true),
+                send(Opcode::SendWithInvalidate, 1, 0, &payload(900, 2), true, STAG),
+                write_to(STAG, BASE + 2000, &payload(900, 3), true),
+                write_to(STAG, BASE + 4000, &payload(900, 4), true),
+            ];
+            let fc = golden::fpdu::FramingConfig { markers, crc: true, offset: 0 };
+            let mut fr = golden::fpdu::Framer::new(fc).unwrap();
+            let (mut wire, mut b) = (Vec::new(), vec![0]);
+            for u in &ulpdus {
+                fr.frame_into(u, &mut wire).unwrap();
+                b.push(wire.len());
+            }
+            let segs = cut(&cfg, &wire, &[(b[1], b[2]), (b[2], b[3]), (b[3], b[4]), (0, b[1])]);
+            let what = format!("w{w} {engine}: Send with Invalidate placed before a Write to its STag");
+            let (hw, g, _) = check(sim, &cfg, &segs, &RnicRunOptions::default(), &what);
+            let seq = cfg.origin.wrapping_add(b[2] as u32);
+            assert_eq!(
+                last_error(&g),
+                Some((TerminateCode::DDP_TAGGED_INVALID_STAG, seq)),
+                "{what}"
+            );
+            assert!(hw.final_regs[&reg::REASM_PLACED] >= 1, "{what}: the Send placed out of order");
+            // Placed FPDUs retransmitted with other octets (a forged duplicate, which TCP's
+            // checks would not let through: A.3 1). The golden receiver keeps the placed FPDUs
+            // and delivers everything; the hardware writes every accepted octet into the ring
+            // and reads the placed FPDUs back through mpa_rx when the edge reaches them, so it
+            // finds the altered FPDU's CRC bad and stops there (MPA 2/0/2), having written
+            // nothing of it again: a defined outcome, and a known difference (README).
+            let (wire, f) = ooo_stream(&cfg);
+            let mut forged = wire.clone();
+            for x in &mut forged[f[4] + 20..f[5] - 20] {
+                *x ^= 0x5A;
+            }
+            let mut segs = cut(&cfg, &wire, &[(f[3], f[6])]);
+            segs.extend(cut(&cfg, &forged, &[(f[3], f[6])]));
+            segs.extend(cut(&cfg, &wire, &[(f[6], wire.len()), (0, f[3])]));
+            let what = format!("w{w} {engine}: placed FPDUs retransmitted with other octets");
+            let hcfg = sim::place::hardware_placement(&cfg);
+            let opts = RnicRunOptions { arrival: true, ..Default::default() };
+            let hw = run_rnic(sim, &hcfg, &segs, &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(hw.verdicts.iter().all(|v| v.1), "{what}: every segment accepted");
+            let seq4 = cfg.origin.wrapping_add(f[4] as u32);
+            assert_eq!(last_error(&hw.events), Some((TerminateCode::MPA_CRC, seq4)), "{what}");
+            assert_eq!(hw.events.len(), 5, "{what}: FPDUs 0 to 3 delivered, then the error");
+            // FPDUs 3 to 5 placed from the first copy, 6 to 11 from the segment after the
+            // forged one; none of the forged copy.
+            assert_eq!(hw.final_regs[&reg::REASM_PLACED], 9, "{what}: FPDUs 3 to 11 placed");
         }
     }
 }
@@ -734,13 +828,25 @@ macro_rules! width_tests {
             #[test]
             $(#[$long])?
             fn segments_in_any_order_match_golden() {
-                arrival_orders($engine, $w, $messages);
+                arrival_orders($engine, $w, $messages, false);
+            }
+
+            #[test]
+            $(#[$long])?
+            fn segments_in_any_order_are_placed_as_golden_places_them() {
+                arrival_orders($engine, $w, $messages, true);
             }
 
             #[test]
             $(#[$long])?
             fn out_of_order_cases_match_golden() {
-                out_of_order_cases($engine, $w, $edges);
+                out_of_order_cases($engine, $w, $edges, false);
+            }
+
+            #[test]
+            $(#[$long])?
+            fn out_of_order_cases_with_placement_match_golden() {
+                out_of_order_cases($engine, $w, $edges, true);
             }
 
             #[test]
