@@ -13,12 +13,12 @@ use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize] RxRealigner<W, B> {
     in rst, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out err_seq, out seq_gap,
-    out cfg_misaligned
+    out cfg_misaligned, out busy
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
     in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
-    source m_axis
+    source m_axis, out busy
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxCrcCheck<W, B> {
