@@ -6,8 +6,9 @@
 //! For comparison, the golden receiver with out-of-order placement on: the fraction of DDP
 //! payload it places straight from the segment, and its peak held octets. Located: the FPDUs
 //! the hardware located and verified in out-of-order segments (REASM_LOCATED; every offer
-//! beyond the edge, refused and duplicate ones included; not placed from there yet) beside
-//! the FPDUs the golden receiver placed out of order. Throughput: DDP
+//! beyond the edge, refused and duplicate ones included; with placement off, none is placed
+//! from there) beside the FPDUs the golden receiver placed out of order. A second table per
+//! width with out-of-order placement on (below). Throughput: DDP
 //! payload octets written per cycle (as a share of W beside the same connection offered in
 //! sequence order, and segment octets offered per cycle, refused and duplicate ones included,
 //! as a share of W), from the first segment beat taken to the last memory write beat, with the
@@ -51,19 +52,9 @@ fn table_placement(seeds: u64, w: usize) {
                 (0u64, 0u64, 0, 0u64, 0u64);
             let (mut g_direct, mut g_payload, mut g_peak) = (0u64, 0u64, 0u64);
             for seed in 0..seeds {
-                let mut t = generate(&TrafficOptions {
-                    scenario,
-                    seed: 500 + seed,
-                    markers: seed % 2 == 1,
-                    messages: 60,
-                    records: if small { 4 } else { 17 },
-                    ..Default::default()
-                });
-                if small {
-                    t.config.reassembly_octets = t.config.in_order_reserve() + 6000;
-                }
+                let t = connection(scenario, seed, small);
                 let cfg = hardware_placement(&t.config);
-                let (gold, list, opts) = offers(&cfg, &t, seed);
+                let (gold, list, opts) = offer_list(&cfg, &t, seed);
                 let stop = !opts.arrival_quick;
                 let hw = run_rnic(sim.as_mut(), &cfg, &list, &opts).expect("hardware run");
                 let r = &hw.final_regs;
@@ -110,10 +101,27 @@ fn table_placement(seeds: u64, w: usize) {
     }
 }
 
+/// Connection `seed` of a scenario: 60 messages, Markers on odd seeds; a large buffer (256 KiB,
+/// 17 records) or a small one (the in-order reserve plus 6,000 octets, 4 records).
+fn connection(scenario: Scenario, seed: u64, small: bool) -> sim::traffic::Traffic {
+    let mut t = generate(&TrafficOptions {
+        scenario,
+        seed: 500 + seed,
+        markers: seed % 2 == 1,
+        messages: 60,
+        records: if small { 4 } else { 17 },
+        ..Default::default()
+    });
+    if small {
+        t.config.reassembly_octets = t.config.in_order_reserve() + 6000;
+    }
+    t
+}
+
 /// The golden receiver's run of `t` with `cfg`, the segments as it offers them (refused ones
 /// again 3 offers later), and the hardware's run options: quick offers unless the connection
 /// stops (an error or a Terminate).
-fn offers(
+fn offer_list(
     cfg: &golden::receiver::ReceiverConfig,
     t: &sim::traffic::Traffic,
     seed: u64,
@@ -153,19 +161,9 @@ fn table(seeds: u64, w: usize) {
             let (mut io_octets, mut io_cycles) = (0u64, 0u64);
             let (mut located, mut g_ooo) = (0u64, 0u64);
             for seed in 0..seeds {
-                let mut t = generate(&TrafficOptions {
-                    scenario,
-                    seed: 500 + seed,
-                    markers: seed % 2 == 1,
-                    messages: 60,
-                    records: if small { 4 } else { 17 },
-                    ..Default::default()
-                });
-                if small {
-                    t.config.reassembly_octets = t.config.in_order_reserve() + 6000;
-                }
+                let t = connection(scenario, seed, small);
                 let cfg = hardware_reassembly(&t.config);
-                let (_, list, opts) = offers(&cfg, &t, seed);
+                let (_, list, opts) = offer_list(&cfg, &t, seed);
                 let stop = !opts.arrival_quick;
                 let hw = run_rnic(sim.as_mut(), &cfg, &list, &opts).expect("hardware run");
                 if !stop {
