@@ -634,7 +634,11 @@ fn cut(
 fn out_of_order_cases(engine: &str, w: usize, all: bool, place: bool) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let sim = sim.as_mut();
-    let check = |sim: &mut dyn CycleSim, cfg: &ReceiverConfig, segs: &[_], opts: &RnicRunOptions, what: &str| {
+    let check = |sim: &mut dyn CycleSim,
+                 cfg: &ReceiverConfig,
+                 segs: &[_],
+                 opts: &RnicRunOptions,
+                 what: &str| {
         if place {
             check_placement(sim, cfg, segs, opts, what)
         } else {
@@ -706,7 +710,8 @@ fn out_of_order_cases(engine: &str, w: usize, all: bool, place: bool) {
             bad[f[k + 1] - 4..f[k + 1]].copy_from_slice(&crc);
             let segs =
                 cut(&cfg, &bad, &[(f[k] - 20, f[k + 1] + 20), (f[k + 1] + 20, n), (0, f[k] - 20)]);
-            let what = format!("w{w} {engine} place {place}: Marker against the chain, out of order");
+            let what =
+                format!("w{w} {engine} place {place}: Marker against the chain, out of order");
             let (_, g, _) = check(sim, &cfg, &segs, &RnicRunOptions::default(), &what);
             let seq = cfg.origin.wrapping_add(f[k] as u32);
             assert_eq!(last_error(&g), Some((TerminateCode::MPA_MARKER, seq)), "{what}");
@@ -730,7 +735,8 @@ fn out_of_order_cases(engine: &str, w: usize, all: bool, place: bool) {
                 b.push(wire.len());
             }
             let segs = cut(&cfg, &wire, &[(b[1], b[2]), (b[2], b[3]), (b[3], b[4]), (0, b[1])]);
-            let what = format!("w{w} {engine}: Send with Invalidate placed before a Write to its STag");
+            let what =
+                format!("w{w} {engine}: Send with Invalidate placed before a Write to its STag");
             let (hw, g, _) = check(sim, &cfg, &segs, &RnicRunOptions::default(), &what);
             let seq = cfg.origin.wrapping_add(b[2] as u32);
             assert_eq!(

@@ -81,9 +81,9 @@
 
 use crate::fifo::RegFifo;
 use crate::lutram::LutRam;
-use crate::rx::realigner::RX_SEG_USER;
 use crate::place::header::{HDR_IN_USER, MODE_PLACE, MODE_PROBE, MODE_SHIFT};
 use crate::rx::marker_stripper::RX_ULPDU_USER;
+use crate::rx::realigner::RX_SEG_USER;
 use crate::rx::verify::RxVerify;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_skid::StreamSkid;
@@ -607,7 +607,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         self.s_rd.ready.next = self.rd_on.val()
             & ((self.rd_pass.val() & self.verify.s_axis.ready.val())
                 | (!self.rd_pass.val() & !self.rd_last.q.val()));
-        self.verify.s_axis.valid.next = self.rd_on.val() & self.rd_pass.val() & self.s_rd.valid.val();
+        self.verify.s_axis.valid.next =
+            self.rd_on.val() & self.rd_pass.val() & self.s_rd.valid.val();
         if self.rd_on.val() & self.s_rd.valid.val() & self.s_rd.last.val() & self.s_rd.ready.val() {
             self.rd_last.d.next = true;
         }
@@ -617,9 +618,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         // The verdicts.
         self.s_err.next = self.verify.m_axis.user.val().get_bit(48);
         // A good packet's last beat waits for its end from the CRC check.
-        self.hold_last.next = self.verify.m_axis.last.val()
-            & !self.s_err.val()
-            & !self.ends.out_valid.val();
+        self.hold_last.next =
+            self.verify.m_axis.last.val() & !self.s_err.val() & !self.ends.out_valid.val();
         // Forwarded: the packets of a try (with cfg_fwd) or of a placement try.
         self.fwd_on.next = (self.state.q.val() == 4)
             & !self.over.q.val()
@@ -632,7 +632,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         self.fwd.s_axis.keep.next = self.verify.m_axis.keep.val();
         self.fwd.s_axis.last.next = self.verify.m_axis.last.val();
         self.fwd.s_axis.user.next =
-            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val()) | self.c_probe.val();
+            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val())
+                | self.c_probe.val();
         if self.placing.q.val() {
             self.fwd.s_axis.user.next =
                 bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val())

@@ -819,7 +819,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.loc.s_rd.valid.next = self.rdq.m_axis.valid.val();
         self.rdq.m_axis.ready.next = self.loc.s_rd.ready.val();
         self.rdq.s_axis.valid.next = (self.state.q.val() == 13) & self.d_valid.q.val();
-        self.loc.pl_valid.next = (self.state.q.val() == 18) & (self.pl_k.q.val() != self.lc.q.val());
+        self.loc.pl_valid.next =
+            (self.state.q.val() == 18) & (self.pl_k.q.val() != self.lc.q.val());
         self.loc_valid.next = self.loc.loc_valid.val();
         self.loc_start.next = self.loc.loc_start.val();
         self.loc_end.next = self.loc.loc_end.val();
@@ -1104,7 +1105,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         // later; the record is held for four); a ULPDU it decided leaves the table.
         self.skip_q.d.next = false;
         for i in 0..RN {
-            if self.pv[i].q.val() & self.ppass[i].q.val() & (self.ps32[i].q.val() == self.skip_seq.val())
+            if self.pv[i].q.val()
+                & self.ppass[i].q.val()
+                & (self.ps32[i].q.val() == self.skip_seq.val())
             {
                 self.skip_q.d.next = true;
             }
@@ -1120,7 +1123,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         // ---- Pairing: each packet the locator forwarded (its verdict) with its probe's
         // result (the checker), in order. ----
         self.pkts.push.next = self.loc.pkt_valid.val()
-            & ((self.state.q.val() == 12) | (self.state.q.val() == 13) | (self.state.q.val() == 16));
+            & ((self.state.q.val() == 12)
+                | (self.state.q.val() == 13)
+                | (self.state.q.val() == 16));
         self.pkts.push_data.next = bit_cast::<65, 1>(self.loc.pkt_good.val().into())
             | (bit_cast::<65, 32>(self.loc.pkt_start.val()) << 1)
             | (bit_cast::<65, 32>(self.loc.pkt_end.val()) << 33);
@@ -1168,7 +1173,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             & self.pr_pkt.q.val().get_bit(0)
             & self.pr_prb.q.val().get_bit(0)
             & !self.c_hit.val()
-            & !((self.pr_prb.q.val().get_bit(1) | self.pr_prb.q.val().get_bit(2)) & self.c_name.val());
+            & !((self.pr_prb.q.val().get_bit(1) | self.pr_prb.q.val().get_bit(2))
+                & self.c_name.val());
         if self.c_acc.val() {
             if self.lc.q.val() == self.c_rn.val() {
                 self.lovf.d.next = true;

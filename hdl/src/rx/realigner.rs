@@ -283,7 +283,8 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.gap.d.next = true;
         }
         self.cfg_misaligned.next = self.misaligned.q.val();
-        self.busy.next = self.pre.m_axis.valid.val() | self.out.m_axis.valid.val() | self.flush.q.val();
+        self.busy.next =
+            self.pre.m_axis.valid.val() | self.out.m_axis.valid.val() | self.flush.q.val();
 
         // ---- Input register: the beat and its octet count. ----
         self.kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);
