@@ -162,9 +162,10 @@ test-long: deps
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
 
 # Every Verilator test of the tops and of PlaceReassembly with random initial register values
-# (RNIC_VERILATOR_X=unique, see sim/src/verilator.rs): the exported Verilog without the initial
-# values rust-hdl declares, so a register the reset does not set shows up as a difference from
-# the golden model. The lockstep tests are left out: they compare with the rust-hdl model's
+# (RNIC_VERILATOR_X=unique, see sim/src/verilator.rs): the same Verilator models as make test
+# (nothing is compiled), made with the plusarg that skips the initial values rust-hdl declares
+# and Verilator's random reset, so a register the reset does not set shows up as a difference
+# from the golden model. The lockstep tests are left out: they compare with the rust-hdl model's
 # declared values, which include data registers no output qualifies before reset. CI runs it
 # after make test-long.
 X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback

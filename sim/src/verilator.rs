@@ -15,10 +15,17 @@
 //! Random initial values (`RNIC_VERILATOR_X=unique`, `make test-x-initial`): every register
 //! starts from a random value instead of its declared one, so that a register the reset does
 //! not set cannot hide behind the value rust-hdl declares for it. The exported Verilog gives
-//! every register an `initial` value (FPGAs load them with the bitstream); in this mode the
-//! model is built from the Verilog without those `initial` blocks, with `--x-initial unique
-//! --x-assign unique`, and the shim seeds Verilator's random reset (`randReset(2)`) with
-//! `RNIC_VERILATOR_SEED` (default 1). Such builds are cached apart from the others.
+//! every register an `initial` value (FPGAs load them with the bitstream). Every model is built
+//! once for both modes: each `initial begin q = <value>; end` is compiled guarded by
+//! `if (!$test$plusargs("rnic_random_initial"))`, with `--x-initial unique --x-assign unique`.
+//! A model made with seed 0 (the default) gets the plusarg not, and Verilator's reset value 0
+//! (`randReset(0)`): the declared values, as before. A model made with a seed (from
+//! `RNIC_VERILATOR_SEED`, default 1) gets the plusarg and `randReset(2)` seeded with it: random
+//! values everywhere. So `make test-x-initial` compiles nothing.
+//!
+//! Compile time: Verilator's "slow" files (the initial settle of the whole combinational logic,
+//! run once) are compiled with `-O0`; at `-O2` g++ took 13 minutes on `place_reassembly_w64`'s
+//! 60,000-line settle function, at `-O0` 6 s. The per-cycle code keeps Verilator's `-Os`.
 
 use crate::{words_for, workspace_root, CycleSim, Port, PortDir};
 use std::ffi::c_void;
@@ -103,20 +110,11 @@ pub fn fnv1a(parts: &[&[u8]]) -> u64 {
 }
 
 /// Version of the shim's C ABI (part of the cache key).
-const SHIM_ABI: u32 = 1;
+const SHIM_ABI: u32 = 2;
 
-/// The generated C++ shim for a top with these ports.
+/// The generated C++ shim for a top with these ports: `rnic_new(seed)` makes a model with the
+/// declared initial values (seed 0) or random ones seeded by `seed` (see the module documentation).
 pub fn shim_source(top: &str, ports: &[Port]) -> String {
-    shim_source_with(top, ports, None)
-}
-
-/// [`shim_source`], with Verilator's random reset seeded by `random_seed` when given (registers
-/// without an initial value start random).
-pub fn shim_source_with(top: &str, ports: &[Port], random_seed: Option<u32>) -> String {
-    let prepare = match random_seed {
-        Some(seed) => format!("c->randReset(2); c->randSeed({seed}); "),
-        None => String::new(),
-    };
     let mut set = String::new();
     let mut get = String::new();
     // Every input starts at 0, as in the rust-hdl model (with random initial values, Verilator
@@ -174,13 +172,24 @@ pub fn shim_source_with(top: &str, ports: &[Port], random_seed: Option<u32>) -> 
 struct RnicSim {{
     VerilatedContext ctx;
     V{top} top;
-    static VerilatedContext* prepare(VerilatedContext* c) {{ {prepare}return c; }}
-    RnicSim() : ctx(), top(prepare(&ctx), "top") {{}}
+    static VerilatedContext* prepare(VerilatedContext* c, uint32_t seed) {{
+        // $test$plusargs needs the arguments set, with or without the plusarg.
+        static const char* argv[] = {{"rnic", "+rnic_random_initial"}};
+        c->commandArgs(seed != 0 ? 2 : 1, argv);
+        if (seed != 0) {{
+            c->randReset(2);
+            c->randSeed((int)seed);
+        }} else {{
+            c->randReset(0);
+        }}
+        return c;
+    }}
+    explicit RnicSim(uint32_t seed) : ctx(), top(prepare(&ctx, seed), "top") {{}}
 }};
 
 RNIC_EXPORT uint32_t rnic_abi() {{ return {SHIM_ABI}; }}
-RNIC_EXPORT void* rnic_new() {{
-    RnicSim* s = new RnicSim();
+RNIC_EXPORT void* rnic_new(uint32_t seed) {{
+    RnicSim* s = new RnicSim(seed);
 {zero}    s->top.clk = 0;
     s->top.eval();
     return s;
@@ -233,19 +242,32 @@ pub fn random_initial_seed() -> Result<Option<u32>, String> {
     }
 }
 
-/// `verilog` without the `initial begin q = <value>; end` blocks rust-hdl writes for every
-/// register; fails if any other `initial` is left (nothing else may be dropped silently).
-pub fn without_initial_values(verilog: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(verilog.len());
+/// The plusarg that makes a model skip the declared initial values (see the module
+/// documentation).
+pub const RANDOM_INITIAL_PLUSARG: &str = "rnic_random_initial";
+
+/// `verilog` with each `initial begin q = <value>; end` block rust-hdl writes for a register
+/// guarded by `if (!$test$plusargs("rnic_random_initial"))`; fails if any other `initial` is
+/// found (nothing else may escape the random-initial mode silently) or none at all.
+pub fn with_guarded_initial_values(verilog: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(verilog.len() + verilog.len() / 8);
     let mut lines = verilog.lines().peekable();
-    let mut dropped = 0usize;
+    let mut guarded = 0usize;
     while let Some(line) = lines.next() {
         if line.trim() == "initial begin" {
             let body: Vec<&str> = lines.clone().take(2).collect();
             if body.len() == 2 && body[0].trim().starts_with("q = ") && body[1].trim() == "end" {
+                out.push_str(line);
+                out.push('\n');
+                out.push_str(&format!(
+                    "    if (!$test$plusargs(\"{RANDOM_INITIAL_PLUSARG}\")) {}\n",
+                    body[0].trim()
+                ));
+                out.push_str(body[1]);
+                out.push('\n');
                 lines.next();
                 lines.next();
-                dropped += 1;
+                guarded += 1;
                 continue;
             }
             return Err(format!("an initial block other than a register's: {:?}", body));
@@ -256,7 +278,7 @@ pub fn without_initial_values(verilog: &str) -> Result<String, String> {
         out.push_str(line);
         out.push('\n');
     }
-    if dropped == 0 {
+    if guarded == 0 {
         return Err("no register initial value found: the export changed shape".into());
     }
     Ok(out)
@@ -269,31 +291,23 @@ pub fn cache_dir() -> PathBuf {
         .unwrap_or_else(|_| workspace_root().join("target/verilator"))
 }
 
-/// Builds (or finds in the cache) the shared library for `top`; returns its path.
+/// Builds (or finds in the cache) the shared library for `top`; returns its path. One library
+/// serves both initial-value modes (the seed is given to `rnic_new`).
 pub fn build_library(top: &hdl::export::ExportedTop) -> Result<PathBuf, String> {
-    build_library_with(top, random_initial_seed()?)
-}
-
-/// [`build_library`] with random initial values seeded by `random` when given, whatever the
-/// environment says.
-pub fn build_library_with(
-    top: &hdl::export::ExportedTop,
-    random: Option<u32>,
-) -> Result<PathBuf, String> {
     let tool = find_verilator()?;
-    let shim = shim_source_with(&top.name, &top.ports, random);
-    let (flags, verilog) = match random {
-        None => (
-            "--cc --exe --build -O3 --x-assign fast --x-initial fast --no-timing -Wno-fatal -Wno-WIDTH",
-            top.verilog.clone(),
-        ),
-        Some(_) => (
-            "--cc --exe --build -O3 --x-assign unique --x-initial unique --no-timing -Wno-fatal -Wno-WIDTH",
-            without_initial_values(&top.verilog)?,
-        ),
-    };
-    let key =
-        fnv1a(&[verilog.as_bytes(), shim.as_bytes(), tool.version.as_bytes(), flags.as_bytes()]);
+    let shim = shim_source(&top.name, &top.ports);
+    let flags = "--cc --exe --build -O3 --x-assign unique --x-initial unique --no-timing -Wno-fatal -Wno-WIDTH";
+    // OPT_SLOW: the once-run settle code at -O0 (see the module documentation). The PyPI
+    // wheel's verilated.mk leaves the precompiled-header flag empty.
+    let make_flags = "OPT_SLOW=-O0 CFG_CXXFLAGS_PCH_I=-include";
+    let verilog = with_guarded_initial_values(&top.verilog)?;
+    let key = fnv1a(&[
+        verilog.as_bytes(),
+        shim.as_bytes(),
+        tool.version.as_bytes(),
+        flags.as_bytes(),
+        make_flags.as_bytes(),
+    ]);
     let dir = cache_dir().join(format!("{}-{key:016x}", top.name));
     let lib = dir.join("obj/librnicsim.so");
     if lib.exists() {
@@ -320,9 +334,8 @@ pub fn build_library_with(
     cmd.current_dir(&tmp)
         .args(flags.split_whitespace())
         .args(["-j", "2", "--top-module", &top.name, "--Mdir", "obj", "-o", "librnicsim.so"])
-        .args(["-CFLAGS", "-fPIC -fvisibility=hidden -O2", "-LDFLAGS", "-shared -Wl,-Bsymbolic"])
-        // The PyPI wheel's verilated.mk leaves the precompiled-header flag empty.
-        .args(["-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"])
+        .args(["-CFLAGS", "-fPIC -fvisibility=hidden", "-LDFLAGS", "-shared -Wl,-Bsymbolic"])
+        .args(["-MAKEFLAGS", make_flags])
         .arg(format!("{}.v", top.name))
         .arg("shim.cpp");
     let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", tool.exe.display()))?;
@@ -362,7 +375,7 @@ pub fn build_library_with(
     }
 }
 
-type FnNew = unsafe extern "C" fn() -> *mut c_void;
+type FnNew = unsafe extern "C" fn(u32) -> *mut c_void;
 type FnPtr = unsafe extern "C" fn(*mut c_void);
 type FnSet = unsafe extern "C" fn(*mut c_void, u32, *const u64);
 type FnGet = unsafe extern "C" fn(*mut c_void, u32, *mut u64);
@@ -383,21 +396,23 @@ pub struct VerilatorSim {
 }
 
 impl VerilatorSim {
-    /// Builds (or reuses from the cache) and loads `top`.
+    /// Builds (or reuses from the cache) and loads `top`, with the initial values
+    /// `RNIC_VERILATOR_X` asks for (declared unless it says `unique`).
     pub fn build(top: &hdl::export::ExportedTop) -> Result<Self, String> {
         let path = build_library(top)?;
-        Self::load(&path, top.ports.clone())
+        Self::load(&path, top.ports.clone(), random_initial_seed()?.unwrap_or(0))
     }
 
-    /// Builds `top` with random initial values seeded by `seed` (see the module documentation),
-    /// whatever `RNIC_VERILATOR_X` says.
+    /// Builds `top` and makes a model with random initial values seeded by `seed` (see the
+    /// module documentation), whatever `RNIC_VERILATOR_X` says.
     pub fn build_random_initial(top: &hdl::export::ExportedTop, seed: u32) -> Result<Self, String> {
-        let path = build_library_with(top, Some(seed.max(1)))?;
-        Self::load(&path, top.ports.clone())
+        let path = build_library(top)?;
+        Self::load(&path, top.ports.clone(), seed.max(1))
     }
 
-    /// Loads a library built by [`build_library`] for a top with `ports`.
-    pub fn load(path: &Path, ports: Vec<Port>) -> Result<Self, String> {
+    /// Loads a library built by [`build_library`] for a top with `ports` and makes a model:
+    /// declared initial values when `seed` is 0, else random ones seeded by `seed`.
+    pub fn load(path: &Path, ports: Vec<Port>, seed: u32) -> Result<Self, String> {
         // SAFETY: the library is one this module generated: the symbols below exist with these
         // signatures (checked through `rnic_abi`), and the handle is used on this thread only.
         unsafe {
@@ -418,7 +433,7 @@ impl VerilatorSim {
             let tick: FnPtr = std::mem::transmute(sym(b"rnic_tick\0")?);
             let set: FnSet = std::mem::transmute(sym(b"rnic_set\0")?);
             let get: FnGet = std::mem::transmute(sym(b"rnic_get\0")?);
-            let handle = new();
+            let handle = new(seed);
             Ok(VerilatorSim { handle, free, eval, tick, set, get, ports, cycles: 0, _lib: lib })
         }
     }

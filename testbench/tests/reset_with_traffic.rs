@@ -226,14 +226,22 @@ fn rnic_rx(engine: &str, w: usize) {
 }
 
 /// The random-initial-value mode of the Verilator engine (`RNIC_VERILATOR_X=unique`, which
-/// `make test-x-initial` runs every Verilator test of the tops with) does what it says: built
-/// with two seeds, `mpa_rx_w8` shows different register values on its outputs before the first
-/// reset, and from either, reset with traffic and a golden-checked run pass.
+/// `make test-x-initial` runs every Verilator test of the tops with) does what it says: every
+/// register's initial value is guarded by the plusarg; made with two seeds, `mpa_rx_w8` shows
+/// different register values on its outputs before the first reset, and made without a seed,
+/// the declared values of the rust-hdl model; from each, reset with traffic and a
+/// golden-checked run pass.
 #[test]
 fn random_initial_values_differ_by_seed_and_reset_clears_them() {
     let top = hdl::export::export_top(&hdl::export::mpa_rx_spec(8).unwrap()).unwrap();
-    let stripped = sim::verilator::without_initial_values(&top.verilog).unwrap();
-    assert!(!stripped.contains("initial"), "every register's initial value dropped");
+    let guarded = sim::verilator::with_guarded_initial_values(&top.verilog).unwrap();
+    let initials = top.verilog.matches("initial begin").count();
+    assert!(initials > 0);
+    assert_eq!(
+        guarded.matches("if (!$test$plusargs(\"rnic_random_initial\")) q = ").count(),
+        initials,
+        "every register's initial value guarded"
+    );
     let outputs = |sim: &mut dyn CycleSim| -> Vec<Vec<u64>> {
         sim.eval();
         let ports: Vec<(usize, usize)> = sim
@@ -254,8 +262,16 @@ fn random_initial_values_differ_by_seed_and_reset_clears_them() {
     };
     let mut a = sim::verilator::VerilatorSim::build_random_initial(&top, 1).unwrap();
     let mut b = sim::verilator::VerilatorSim::build_random_initial(&top, 2).unwrap();
+    let path = sim::verilator::build_library(&top).unwrap();
+    let mut declared = sim::verilator::VerilatorSim::load(&path, top.ports.clone(), 0).unwrap();
+    let mut model = sim::rx::mpa_rx("rusthdl", 8).unwrap();
     assert_ne!(outputs(&mut a), outputs(&mut b), "two seeds, two different initial states");
-    for sim in [&mut a, &mut b] {
+    assert_eq!(
+        outputs(&mut declared),
+        outputs(model.as_mut()),
+        "without a seed, the declared initial values (the rust-hdl model's)"
+    );
+    for sim in [&mut a, &mut b, &mut declared] {
         mpa_rx_on(sim, "verilator (random initial values)", 8);
     }
 }
