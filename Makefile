@@ -16,6 +16,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 CARGO ?= cargo
 RNIC := target/release/rnic
+# The tests' build of the same binary (the test profile: cargo test builds it for the CLI
+# tests). The test targets run the Fmax floors and the bitstream with it, so that make test,
+# make test-long and make test-x-initial compile the workspace once, in one profile.
+RNIC_TEST := target/debug/rnic
 BUILD := build
 VENV := .venv
 VENV_STAMP := $(VENV)/.installed
@@ -103,9 +107,8 @@ TEST_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
 
 test: deps
 	mkdir -p $(BUILD)
-	$(CARGO) build --release
 	$(CARGO) test --workspace --no-run
-	@{ $(MAKE) --no-print-directory check-floors >$(BUILD)/fpga-checks.log 2>&1; \
+	@{ $(MAKE) --no-print-directory check-floors RNIC=$(RNIC_TEST) >$(BUILD)/fpga-checks.log 2>&1; \
 	   echo $$? >$(BUILD)/fpga-checks.rc; } & \
 	$(CARGO) $(TEST_RUN) 2>&1 | tee $(BUILD)/test.log; t=$${PIPESTATUS[0]}; \
 	wait; echo "== Fmax floors =="; cat $(BUILD)/fpga-checks.log; \
@@ -151,12 +154,13 @@ rx-campaign:
 # marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (none at the moment:
 # see there) and the ULX3S bitstream beside them. CI runs it after make test.
 test-long: deps
-	$(CARGO) build --release
+	mkdir -p $(BUILD)
+	$(CARGO) test --workspace --no-run
 	@{ $(MAKE) --no-print-directory check-floors check-bitstreams FLOORS=fpga/timing_floor_long.txt \
-	     >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
-	RNIC_REASM_CAMPAIGN_SEGMENTS=20000 $(CARGO) test --release -p testbench --test place_reassembly campaign && \
-	RNIC_CAMPAIGN_SEGMENTS=40000 RNIC_CAMPAIGN_SEGMENTS_OFF=10000 $(CARGO) test --release -p testbench --test rnic_rx campaign -- --nocapture && \
-	$(CARGO) test --release -p testbench --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
+	     RNIC=$(RNIC_TEST) >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
+	RNIC_REASM_CAMPAIGN_SEGMENTS=20000 $(CARGO) test -p testbench --test place_reassembly campaign && \
+	RNIC_CAMPAIGN_SEGMENTS=40000 RNIC_CAMPAIGN_SEGMENTS_OFF=10000 $(CARGO) test -p testbench --test rnic_rx campaign -- --nocapture && \
+	$(CARGO) test -p testbench --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
@@ -170,7 +174,7 @@ test-long: deps
 # after make test-long.
 X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback
 test-x-initial: deps
-	RNIC_VERILATOR_X=unique $(CARGO) test --release --no-fail-fast -p testbench \
+	RNIC_VERILATOR_X=unique $(CARGO) test --no-fail-fast -p testbench \
 	    $(addprefix --test ,$(X_INITIAL_TESTS)) -- verilator --skip agree --skip lockstep --skip campaign
 
 clean:

@@ -127,6 +127,13 @@ fn arrival_orders(engine: &str, w: usize, messages: usize, place: bool) {
     let (mut refused, mut offers, mut located, mut placed) = (0, 0, 0, 0);
     for (k, scenario) in Scenario::ALL.into_iter().skip(1).enumerate() {
         for small in [false, true] {
+            // The rust-hdl rows of make test (W <= 16; the model is about 15 times slower per
+            // message than Verilator) run every other scenario; Verilator runs every scenario
+            // at every W, so do the rust-hdl rows at W = 32 and 64 (make test-long), and the
+            // lockstep tests tie the two engines together cycle by cycle.
+            if engine == "rusthdl" && w <= 16 && k % 2 == 1 {
+                continue;
+            }
             let seed = 40 + k as u64 + w as u64 + if place { 100 } else { 0 };
             let markers = (k + small as usize) % 2 == 0;
             let crc = !(k == 3 && small);
