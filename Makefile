@@ -6,9 +6,10 @@
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
-#   make test-long  10^5 segments in any order per width (8, 64) on Verilator, the rust-hdl
-#                   model at W = 32/64 with segments out of order, rnic_rx's Fmax floor, the
-#                   ULX3S bitstream; CI runs it after make test
+#   make test-long  5 x 10^4 segments in any order per width (8, 64) through rnic_rx on
+#                   Verilator, the rust-hdl model at W = 32/64 with segments out of order, the
+#                   floors of fpga/timing_floor_long.txt, the ULX3S bitstream; CI runs it after
+#                   make test
 #   make test-x-initial  the Verilator tests with random initial register values; CI runs it
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
