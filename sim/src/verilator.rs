@@ -19,7 +19,7 @@
 //! every register an `initial` value (FPGAs load them with the bitstream). Every model is built
 //! once for both modes: each `initial begin q = <value>; end` is compiled guarded by
 //! `if (!$test$plusargs("rnic_random_initial"))`, with `--x-initial unique --x-assign unique`.
-//! A model made with seed 0 (the default) gets the plusarg not, and Verilator's reset value 0
+//! A model made with seed 0 (the default) gets neither the plusarg nor random values
 //! (`randReset(0)`): the declared values, as before. A model made with a seed (from
 //! `RNIC_VERILATOR_SEED`, default 1) gets the plusarg and `randReset(2)` seeded with it: random
 //! values everywhere. So `make test-x-initial` compiles nothing.
