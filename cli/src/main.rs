@@ -293,8 +293,8 @@ enum SimBlock {
         busy: Option<u64>,
         /// Offer the segments in the order given (one at a time, refused ones not again); the
         /// configuration must have the hardware's reassembly settings: "reassembly_window":
-        /// 65536, "records" at most 17, and with "place_out_of_order" (FPDUs located in
-        /// out-of-order segments placed from them) "aligned_detect": false.
+        /// 65536 and "records" at most 17 ("place_out_of_order" and "aligned_detect" as
+        /// the golden receiver has them).
         #[arg(long)]
         arrival: bool,
     },

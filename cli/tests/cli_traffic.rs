@@ -281,7 +281,6 @@ fn sim_place_arrival_gives_the_output_of_place() {
         assert!(text(&o.stderr).contains("place_out_of_order"), "{name}: {}", text(&o.stderr));
         let mut v: Value = serde_json::from_str(&text_cfg).unwrap();
         v["place_out_of_order"] = placing.into();
-        v["aligned_detect"] = false.into();
         v["reassembly_window"] = 65536.into();
         v["records"] = 3.into();
         if small {

@@ -4,7 +4,7 @@
 //! collects the FPDUs it locates.
 
 use crate::packet::{packet_beats, InPacket};
-use crate::stream::{HandshakeMonitor, Pattern, StreamDriver, StreamPorts};
+use crate::stream::{HandshakeMonitor, Pattern, ReadyDriver, StreamDriver, StreamPorts};
 use crate::tx::block_engine;
 use crate::CycleSim;
 use hdl::place::locate::PlaceLocate;
@@ -15,7 +15,8 @@ crate::direct_top!([const W: usize, const B: usize] PlaceLocate<W, B> {
     in chain_valid, in chain_seq, out rd_valid, in rd_ready, out rd_seq, out rd_end, sink s_rd,
     out loc_valid, out loc_start, out loc_end, out done, out watchdog, in cfg_fwd,
     source m_ulpdu, out pkt_valid, out pkt_good, out pkt_start, out pkt_end, in pl_valid,
-    out pl_ready, in pl_seq, in pl_end
+    out pl_ready, in pl_seq, in pl_end, in cfg_aligned, out pkt_spec, out al_wait, in al_valid,
+    in al_ok
 });
 
 /// The locator alone at `width` bytes per beat.
@@ -56,6 +57,11 @@ pub struct LocateOptions {
     pub read_idle: Pattern,
     /// Cycles from a read request to its first beat.
     pub read_delay: u64,
+    /// Header-alignment detection (B.2): the run forwards the tries' packets (`cfg_fwd`),
+    /// decodes each packet of an alignment try with [`golden::ddp::decode_with`] at this
+    /// DDP/RDMAP version, as the header block downstream does in `rnic_rx`, and answers the
+    /// verdict.
+    pub aligned: Option<golden::ddp::ProtocolVersion>,
 }
 
 impl Default for LocateOptions {
@@ -68,6 +74,7 @@ impl Default for LocateOptions {
             idle: Pattern::Always,
             read_idle: Pattern::Always,
             read_delay: 2,
+            aligned: None,
         }
     }
 }
@@ -100,11 +107,16 @@ pub fn run_locate(
     let (lv, ls, le) = (port("loc_valid")?, port("loc_start")?, port("loc_end")?);
     let (done, wd) = (port("done")?, port("watchdog")?);
     let (cv, cs) = (port("chain_valid")?, port("chain_seq")?);
+    let (pv, pg, psp) = (port("pkt_valid")?, port("pkt_good")?, port("pkt_spec")?);
+    let (aw, av, ao) = (port("al_wait")?, port("al_valid")?, port("al_ok")?);
+    let m = StreamPorts::find(sim, "m_ulpdu")?;
     for (n, v) in [
         ("cfg_origin", opts.origin as u64),
         ("cfg_markers", opts.markers as u64),
         ("cfg_crc", opts.crc as u64),
         ("cfg_max_ulpdu", opts.max_ulpdu as u64),
+        ("cfg_fwd", opts.aligned.is_some() as u64),
+        ("cfg_aligned", opts.aligned.is_some() as u64),
     ] {
         let p = sim.port(n)?;
         sim.set_u64(p, v);
@@ -116,6 +128,17 @@ pub fn run_locate(
     sim.set_u64(s.valid, 0);
     sim.set_u64(r.valid, 0);
     sim.set_u64(rr, 0);
+    sim.set_u64(av, 0);
+    sim.set_u64(ao, 0);
+    let mut sink = ReadyDriver::new(m, Pattern::Always);
+    let mut mon_m = HandshakeMonitor::new("m_ulpdu", m);
+    // Every forwarded packet has a verdict on pkt_* (before its last beat leaves m_ulpdu):
+    // `kinds` holds whether each packet not yet out is the alignment try's. For that try, its
+    // packets' verdicts and whether each decoded; answered once all of them are out.
+    let mut kinds = std::collections::VecDeque::new();
+    let (mut spec_good, mut spec_dec, mut cur): (Vec<bool>, Vec<bool>, Vec<u8>) =
+        (Vec::new(), Vec::new(), Vec::new());
+    let mut answer = false;
     sim.reset(2)?;
     let start = sim.cycles();
     let mut run = LocateRun::default();
@@ -136,6 +159,9 @@ pub fn run_locate(
         loop {
             src.drive(sim);
             rdd.drive(sim);
+            sink.drive(sim);
+            sim.set_u64(av, answer as u64);
+            sim.set_u64(ao, (spec_good.iter().zip(&spec_dec).all(|(g, d)| *g && *d)) as u64);
             // A read request is taken `read_delay` cycles after it is seen, once the previous
             // read has been delivered.
             let req = sim.get_u64(rv) & 1 != 0;
@@ -147,6 +173,36 @@ pub fn run_locate(
             sim.eval();
             mon_s.sample(sim, false);
             mon_r.sample(sim, false);
+            mon_m.sample(sim, false);
+            if answer {
+                spec_good.clear();
+                spec_dec.clear();
+            }
+            if let Some(version) = opts.aligned {
+                if sim.get_u64(pv) & 1 != 0 {
+                    let spec = sim.get_u64(psp) & 1 != 0;
+                    kinds.push_back(spec);
+                    if spec {
+                        spec_good.push(sim.get_u64(pg) & 1 != 0);
+                    }
+                }
+                sink.sample(sim);
+                for (_, b) in sink.beats.drain(..) {
+                    cur.extend_from_slice(&b.data[..b.keep.count_ones() as usize]);
+                    if b.last {
+                        match kinds.pop_front() {
+                            Some(true) => {
+                                spec_dec.push(golden::ddp::decode_with(&cur, version).is_ok())
+                            }
+                            Some(false) => {}
+                            None => return Err(format!("segment {k}: a packet without verdict")),
+                        }
+                        cur.clear();
+                    }
+                }
+                // Answered in the next cycle (one cycle), once every packet of the try is out.
+                answer = !answer && sim.get_u64(aw) & 1 != 0 && kinds.is_empty();
+            }
             if take {
                 let (a, b) = (sim.get_u64(rs) as u32, sim.get_u64(re) as u32);
                 let (lo, hi) = (a.wrapping_sub(seg.seq) as u64, b.wrapping_sub(seg.seq) as u64);
@@ -185,8 +241,13 @@ pub fn run_locate(
     }
     run.cycles = sim.cycles() - start;
     run.watchdog = sim.get_u64(wd) & 1 != 0;
-    let violations: Vec<String> =
-        mon_s.violations.iter().chain(&mon_r.violations).cloned().collect();
+    let violations: Vec<String> = mon_s
+        .violations
+        .iter()
+        .chain(&mon_r.violations)
+        .chain(&mon_m.violations)
+        .cloned()
+        .collect();
     if !violations.is_empty() {
         return Err(violations.join("\n"));
     }

@@ -111,18 +111,12 @@ pub fn check_fits(cfg: &ReceiverConfig, width: usize) -> Result<(), String> {
 
 /// Whether the reassembly settings of `cfg` are the hardware's, so that its verdicts on
 /// segments in any order are the golden receiver's: out-of-order placement off (the hardware
-/// holds every out-of-order octet; CTRL's place bit clear) or on without header-alignment
-/// detection (the hardware locates FPDUs by Markers and the chain only), the window its 64 KiB
-/// ring, at most its record table plus one (the one kept for the edge), and a budget that fits
-/// the 32-bit register.
+/// holds every out-of-order octet; CTRL's place bit clear) or on (with or without
+/// header-alignment detection, CTRL's aligned bit), the window its 64 KiB ring, at most its
+/// record table plus one (the one kept for the edge), and a budget that fits the 32-bit
+/// register.
 pub fn check_reassembly_fits(cfg: &ReceiverConfig) -> Result<(), String> {
     use hdl::place::reassembly::{MIN_RING_OCTETS, RECORD_ENTRIES};
-    if cfg.place_out_of_order && cfg.aligned_detect {
-        return Err("aligned_detect must be false with place_out_of_order: rnic_rx locates \
-             FPDUs in out-of-order segments by Markers and the length chain, not by header \
-             alignment (not built yet)"
-            .into());
-    }
     if cfg.reassembly_window != MIN_RING_OCTETS as u64 {
         return Err(format!(
             "reassembly_window must be {MIN_RING_OCTETS}, rnic_rx's ring (got {})",
@@ -150,13 +144,12 @@ pub fn hardware_reassembly(cfg: &ReceiverConfig) -> ReceiverConfig {
 }
 
 /// `cfg` with the hardware's settings for out-of-order placement (see
-/// [`check_reassembly_fits`]): placement on, header-alignment detection off, the 64 KiB
-/// window, `records` at most the table's.
+/// [`check_reassembly_fits`]): placement on (header-alignment detection as `cfg` has it), the
+/// 64 KiB window, `records` at most the table's.
 pub fn hardware_placement(cfg: &ReceiverConfig) -> ReceiverConfig {
     use hdl::place::reassembly::{MIN_RING_OCTETS, RECORD_ENTRIES};
     let mut c = cfg.clone();
     c.place_out_of_order = true;
-    c.aligned_detect = false;
     c.reassembly_window = MIN_RING_OCTETS as u64;
     c.records = c.records.min(RECORD_ENTRIES as u32 + 1);
     c.reassembly_octets = c.reassembly_octets.min(c.in_order_reserve() + u32::MAX as u64);
@@ -901,7 +894,8 @@ pub fn run_rnic(
         | if cfg.markers { reg::CTRL_MARKERS } else { 0 }
         | if cfg.crc { reg::CTRL_CRC } else { 0 }
         | if cfg.version == golden::receiver::VersionName::Rdmac { reg::CTRL_RDMAC } else { 0 }
-        | if cfg.place_out_of_order { reg::CTRL_PLACE_OOO } else { 0 };
+        | if cfg.place_out_of_order { reg::CTRL_PLACE_OOO } else { 0 }
+        | if cfg.place_out_of_order && cfg.aligned_detect { reg::CTRL_ALIGNED } else { 0 };
     for op in [
         AxilOp::write(reg::ORIGIN, cfg.origin),
         AxilOp::write(reg::MAX_ULPDU, cfg.max_ulpdu),

@@ -16,7 +16,8 @@ crate::direct_top!([const W: usize, const B: usize, const D: usize, const RN: us
     in cfg_max_ulpdu, sink s_axis, source m_axis, out vrd_valid, out vrd_accept, out vrd_seq,
     out held, out runs, out refused, out peak_held, out loc_valid, out loc_start, out loc_end,
     out located, out located_octets, out loc_watchdog, in cfg_place, in io_quiet,
-    in probe_valid, in probe_ok, in probe_tpl, in probe_inv, in probe_stag, in skip_seq,
+    in probe_valid, in probe_ok, in probe_tpl, in probe_inv, in probe_stag, in probe_dec,
+    in cfg_aligned, in skip_seq,
     out skip_hit, in skip_take, in skip_take_seq, source m_ooo, out ooo_sel, out placed_fpdus,
     out placed_now
 });

@@ -3,8 +3,9 @@
 //! streams (Markers on and off, sequence numbers wrapping through 2^32) anywhere, at FPDU
 //! boundaries and 1 to 3 octets past them, of 1 to 65,536 octets, with corrupted octets (CRCs,
 //! lengths, FPDUPTRs that disagree with the chain, leading-Marker values), a ULPDU_Length limit
-//! below some FPDUs, with and without a start known from a placed FPDU, at every width on
-//! both engines, under idle cycles.
+//! below some FPDUs, with and without a start known from a placed FPDU, with and without
+//! header-alignment detection (B.2; the run plays the header block: it decodes the alignment
+//! try's packets with the golden decoder), at every width on both engines, under idle cycles.
 
 use golden::fpdu::FramingConfig;
 use golden::receiver::{locate_fpdus, LocateSettings};
@@ -33,8 +34,17 @@ struct Cuts {
 /// test is not vacuous). Cuts: anywhere; from an FPDU start to 0 to 3 octets past another FPDU
 /// end; 1 to 3 octets. Damage: one bit anywhere, or Markers' FPDUPTRs set to 0, to 508 mod
 /// 512 (a leading Marker's value), or to any value. Chain starts: the next FPDU, anywhere, 1
-/// to 3 octets before the end, before the segment.
-fn check(engine: &str, w: usize, seed: u64, markers: bool, cuts: Cuts, busy: bool) -> usize {
+/// to 3 octets before the end, before the segment. `aligned`: header-alignment detection;
+/// returns then also the FPDUs located that the golden function without it does not locate.
+fn check(
+    engine: &str,
+    w: usize,
+    seed: u64,
+    markers: bool,
+    cuts: Cuts,
+    busy: bool,
+    aligned: bool,
+) -> (usize, usize) {
     let t = generate(&TrafficOptions {
         scenario: if seed % 3 == 0 { Scenario::Wrap } else { Scenario::InOrder },
         seed,
@@ -50,9 +60,11 @@ fn check(engine: &str, w: usize, seed: u64, markers: bool, cuts: Cuts, busy: boo
     let settings = LocateSettings {
         framing: FramingConfig { markers, crc: true, offset: 0 },
         max_ulpdu,
-        aligned_detect: false,
+        aligned_detect: aligned,
         version: t.config.version.protocol(),
     };
+    let without = LocateSettings { aligned_detect: false, ..settings };
+    let mut extra = 0;
     let mut rng = ChaCha8Rng::seed_from_u64(seed * 77 + w as u64);
     let mut segments = Vec::new();
     let mut expected = Vec::new();
@@ -110,6 +122,8 @@ fn check(engine: &str, w: usize, seed: u64, markers: bool, cuts: Cuts, busy: boo
             _ => None,
         };
         let found = locate_fpdus(&settings, chain, a as u64, b as u64, &bytes);
+        let plain = locate_fpdus(&without, chain, a as u64, b as u64, &bytes);
+        extra += found.iter().filter(|l| !plain.contains(l)).count();
         expected.push(
             found
                 .iter()
@@ -130,6 +144,7 @@ fn check(engine: &str, w: usize, seed: u64, markers: bool, cuts: Cuts, busy: boo
         idle: if busy { Pattern::Random { p: 0.7, seed } } else { Pattern::Always },
         read_idle: if busy { Pattern::Random { p: 0.6, seed: seed + 1 } } else { Pattern::Always },
         read_delay: if busy { 5 } else { 1 },
+        aligned: aligned.then_some(t.config.version.protocol()),
     };
     let mut sim = locator(engine, w).expect("build");
     let run = run_locate(sim.as_mut(), &segments, &opts)
@@ -139,22 +154,22 @@ fn check(engine: &str, w: usize, seed: u64, markers: bool, cuts: Cuts, busy: boo
         assert_eq!(
             got,
             want,
-            "{engine} W={w} seed {seed} markers {markers}: segment {k} at {:#x}, {} octets, \
-             chain {:?}, reads {:x?}",
+            "{engine} W={w} seed {seed} markers {markers} aligned {aligned}: segment {k} at \
+             {:#x}, {} octets, chain {:?}, reads {:x?}",
             segments[k].seq,
             segments[k].bytes.len(),
             segments[k].chain,
             run.reads[k]
         );
     }
-    expected.iter().map(Vec::len).sum()
+    (expected.iter().map(Vec::len).sum(), extra)
 }
 
 /// Segments of 65,536 octets (the ring; 128 Markers, every candidate kept) from a stream of
 /// about 100 KiB, one starting on a Marker position, with Markers on.
 fn longest(engine: &str, w: usize) -> usize {
     let cuts = Cuts { messages: 120, count: 2, longest: 65_536, max_ulpdu: None, at_marker: true };
-    check(engine, w, 31 + w as u64, true, cuts, false)
+    check(engine, w, 31 + w as u64, true, cuts, false, false).0
 }
 
 /// CRCs off: nothing is located, nothing is read.
@@ -178,17 +193,25 @@ macro_rules! locate_tests {
         $(#[$long])?
         fn $name() {
             crc_off($engine, $w);
-            let mut found = 0;
+            let (mut found, mut by_alignment) = (0, 0);
             for (k, seed) in [11u64, 12, 13, 14, 15].into_iter().enumerate() {
-                // The last stream with a ULPDU_Length limit below some of its FPDUs.
+                // The last stream with a ULPDU_Length limit below some of its FPDUs; header
+                // alignment on in the second, fourth and fifth (Markers off, off, on).
                 let max_ulpdu = (k == 4).then_some(700);
                 let cuts =
                     Cuts { messages: 30, count: 40, longest: 3_000, max_ulpdu, at_marker: false };
-                found += check($engine, $w, seed + $w, k % 2 == 0, cuts, k >= 2);
+                let aligned = matches!(k, 1 | 3 | 4);
+                let (n, x) = check($engine, $w, seed + $w, k % 2 == 0, cuts, k >= 2, aligned);
+                found += n;
+                by_alignment += x;
             }
             found += longest($engine, $w);
-            eprintln!("{} W={}: {found} FPDUs located", $engine, $w);
+            eprintln!(
+                "{} W={}: {found} FPDUs located, {by_alignment} of them only by header alignment",
+                $engine, $w
+            );
             assert!(found >= 50, "only {found} FPDUs located");
+            assert!(by_alignment >= 5, "only {by_alignment} FPDUs located by header alignment");
         }
     )*};
 }

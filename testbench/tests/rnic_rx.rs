@@ -137,11 +137,14 @@ fn arrival_orders(engine: &str, w: usize, messages: usize, place: bool) {
             let seed = 40 + k as u64 + w as u64 + if place { 100 } else { 0 };
             let markers = (k + small as usize) % 2 == 0;
             let crc = !(k == 3 && small);
+            // Header-alignment detection (B.2) on in half the placement rows.
+            let aligned_detect = place && (k / 2 + small as usize) % 2 == 0;
             let mut t = sim::traffic::generate(&sim::traffic::TrafficOptions {
                 scenario,
                 seed,
                 markers,
                 crc,
+                aligned_detect,
                 messages,
                 records: if small { 2 + place as u32 } else { 17 },
                 ..Default::default()
@@ -155,7 +158,8 @@ fn arrival_orders(engine: &str, w: usize, messages: usize, place: bool) {
                 RnicRunOptions { seed, ..Default::default() }
             };
             let what = format!(
-                "w{w} {engine} {} seed {seed} markers {markers} crc {crc} small {small} place {place}",
+                "w{w} {engine} {} seed {seed} markers {markers} crc {crc} small {small} place \
+                 {place} aligned {aligned_detect}",
                 scenario.name()
             );
             let (hw, _, r) = if place {
@@ -199,10 +203,12 @@ fn full_campaign(w: usize, target: usize, place: bool) -> (usize, usize, u64) {
             }
             let small = (seed + k as u64) % 4 == 0;
             let markers = (seed + k as u64) % 2 == 0;
+            let aligned_detect = place && (seed + k as u64) % 3 != 0;
             let mut t = sim::traffic::generate(&sim::traffic::TrafficOptions {
                 scenario,
                 seed,
                 markers,
+                aligned_detect,
                 messages: if target >= 50_000 { 150 } else { 50 },
                 records: if small { 4 } else { 17 },
                 ..Default::default()
@@ -213,7 +219,8 @@ fn full_campaign(w: usize, target: usize, place: bool) -> (usize, usize, u64) {
             let base = if small { RnicRunOptions::busy(seed) } else { RnicRunOptions::default() };
             let opts = RnicRunOptions { seed, arrival_quick: true, ..base };
             let what = format!(
-                "campaign w{w} {} seed {seed} markers {markers} small {small} place {place}",
+                "campaign w{w} {} seed {seed} markers {markers} small {small} place {place} \
+                 aligned {aligned_detect}",
                 scenario.name()
             );
             let (hw, _, r) = if place {

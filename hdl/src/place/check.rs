@@ -50,7 +50,7 @@
 //! | `fpdu_pulse`, `placed_pulse`, `placed_len` | out | 1, 1, 16 | counters: a ULPDU decided; payload octets sent to be written |
 //! | `qn0_msn`, `qn1_msn`, `qn2_msn` | out | 32 | the MSN each queue expects next |
 //! | `idle` | out | 1 | no header waiting, no descriptor or record in the FIFOs |
-//! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag` | out | 1, 1, 1, 1, 32 | pulse per probe: the checks pass; it is tagged with payload; it is the L = 1 segment of a Send with Invalidate; its STag (tagged) or Invalidate STag |
+//! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag`, `probe_dec` | out | 1, 1, 1, 1, 32, 1 | pulse per probe: the checks pass; it is tagged with payload; it is the L = 1 segment of a Send with Invalidate; its STag (tagged) or Invalidate STag; its header decoded (no MPA or DDP/RDMAP header error: RFC 5044 B.2's header check) |
 //! | `skip_hit` | in | 1 | the in-order ULPDU on `hdr` was placed out of order (valid from the fourth cycle of its record) |
 //! | `skip_take`, `skip_seq` | out | 1, 32 | pulse: an in-order ULPDU with `skip_hit` was decided, and its sequence number |
 //!
@@ -161,6 +161,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub probe_inv: Signal<Out, Bit>,
     /// Its STag (tagged) or Invalidate STag (untagged).
     pub probe_stag: Signal<Out, Bits<32>>,
+    /// Its header decoded (no header error; B.2 header alignment).
+    pub probe_dec: Signal<Out, Bit>,
     /// The in-order ULPDU on `hdr` was placed out of order.
     pub skip_hit: Signal<In, Bit>,
     /// Pulse: an in-order ULPDU placed out of order was decided.
@@ -222,6 +224,7 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     probe_tpl_q: DFF<Bit>,
     probe_inv_q: DFF<Bit>,
     probe_stag_q: DFF<Bits<32>>,
+    probe_dec_q: DFF<Bit>,
     skip_v: DFF<Bit>,
     skip_s: DFF<Bits<32>>,
     // Constants.
@@ -349,6 +352,7 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             probe_tpl: Default::default(),
             probe_inv: Default::default(),
             probe_stag: Default::default(),
+            probe_dec: Default::default(),
             skip_hit: Default::default(),
             skip_take: Default::default(),
             skip_seq: Default::default(),
@@ -402,6 +406,7 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             probe_tpl_q: Default::default(),
             probe_inv_q: Default::default(),
             probe_stag_q: Default::default(),
+            probe_dec_q: Default::default(),
             skip_v: Default::default(),
             skip_s: Default::default(),
             c_ishift: Constant::new(((8 + SA) as u64).into()),
@@ -538,6 +543,7 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             probe_tpl_q,
             probe_inv_q,
             probe_stag_q,
+            probe_dec_q,
             skip_v,
             skip_s
         );
@@ -575,6 +581,7 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.probe_tpl.next = self.probe_tpl_q.q.val();
         self.probe_inv.next = self.probe_inv_q.q.val();
         self.probe_stag.next = self.probe_stag_q.q.val();
+        self.probe_dec.next = self.probe_dec_q.q.val();
         self.skip_take.next = self.skip_v.q.val();
         self.skip_seq.next = self.skip_s.q.val();
         // The record's mode (header::MODE_*): in order, probe, place.
@@ -819,6 +826,7 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                 self.probe_tpl_q.d.next = self.hdr.tagged.val() & (self.hdr.plen.val() != 0);
                 self.probe_inv_q.d.next = self.inv_needed.val();
                 self.probe_stag_q.d.next = self.hdr.stag.val();
+                self.probe_dec_q.d.next = !self.hdr.err.val();
             } else if self.ok.val() & (self.hdr.plen.val() != 0) {
                 self.placed_q.d.next = true;
                 self.placed_len_q.d.next = self.hdr.plen.val();

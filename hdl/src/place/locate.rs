@@ -1,7 +1,7 @@
 //! `PlaceLocate`: finds the FPDUs inside one out-of-order TCP segment that can be verified on
 //! their own (RFC 5044 section 6, methods 2 and 3: "the receiver can use the Markers to find
-//! the FPDUs ... FPDUs with valid CRCs"; 4.2 FPDUPTR), exactly as
-//! [`golden::receiver::locate_fpdus`] does with header-alignment detection off.
+//! the FPDUs ... FPDUs with valid CRCs"; 4.2 FPDUPTR; Appendix B.2 header alignment), exactly
+//! as [`golden::receiver::locate_fpdus`] does.
 //!
 //! Two passes over the segment. The first watches the segment as it streams in (into the
 //! reassembly ring, in `rnic_rx`) and keeps the start each Marker inside it points at; the
@@ -20,6 +20,16 @@
 //!  (pass 2)                        └─► FPDU ends ─► RegFifo (16) ──┘
 //! ```
 //!
+//! - **Header alignment** (B.2; `cfg_aligned` with `cfg_fwd`): when the segment's first octet
+//!   is a multiple of 4 from the origin, a first try from it (the *alignment try*) reports no
+//!   FPDU on `loc_*`; its packets go out as probes like any try's, marked `pkt_spec`. When it
+//!   is over the block waits (`al_wait`) for the verdict from outside (`al_valid`, `al_ok`:
+//!   every packet verified and its DDP/RDMAP header decoded, which the header block downstream
+//!   knows). The segment is header-aligned when the verdict is good (the try then ended at an
+//!   FPDU that ends at the segment's end, as a try ends only there or at a bad packet): the
+//!   same try runs again as a normal try, which reports, and it covers the segment, so every
+//!   other candidate is skipped. Otherwise nothing counts as tried and the candidates below
+//!   follow. The segment is read once more when it is aligned.
 //! - **Candidates** (golden order): `chain_seq` when `chain_valid` (the end of the placed FPDU
 //!   that contains or ends at the segment's first octet), then the Markers' in stream order. A
 //!   Marker at `m` with `m + 4 <= e` and FPDUPTR `p` (low two bits ignored, 4.2) points at `m`
@@ -65,12 +75,16 @@
 //! | `m_ulpdu` | out | 8W | the packets of the tries (with `cfg_fwd`) and of the placement tries ([`HDR_IN_USER`]: the path's `RX_ULPDU_USER` and the mode) |
 //! | `pkt_valid`, `pkt_good`, `pkt_start`, `pkt_end` | out | 1, 1, 32, 32 | pulse per packet of a try forwarded on `m_ulpdu` (with `cfg_fwd`), in order: it verified (a located FPDU, also on `loc_*`), its first octet and the octet after its last |
 //! | `pl_valid`, `pl_ready`, `pl_seq`, `pl_end` | in, out, in, in | 1, 1, 32, 32 | a placement try of `[pl_seq, pl_end)`: `pl_ready` (a register) says the block is idle; taken when both are high and no segment is offered (the reader offers neither while the other is going on) |
+//! | `cfg_aligned` | in | 1 | header-alignment detection (used with `cfg_fwd`; sampled with the segment's first beat) |
+//! | `pkt_spec` | out | 1 | with `pkt_valid`: the packet belongs to the alignment try |
+//! | `al_wait`, `al_valid`, `al_ok` | out, in, in | 1 | the alignment try is over; pulse: its verdict, good when every packet of it verified and decoded (`al_valid` is taken only while `al_wait`) |
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. Pass 2: per try, one
+//! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. With header
+//! alignment, the alignment try and the wait for its verdict come first. Pass 2: per try, one
 //! cycle to choose, the request, the read at one beat per cycle (as the reader delivers), the
 //! path's latency (`mpa_rx`'s, 22 to 31 cycles measured with its release buffer, less that
 //! buffer's 3) and one or two cycles to finish; one cycle per candidate skipped. Not measured
@@ -93,7 +107,7 @@ use rust_hdl::prelude::*;
 pub const LOCATE_CANDIDATES: usize = 128;
 
 // States (literals in `update`): 0 take the segment, 1 last beat in the register, 2 choose a
-// candidate, 3 request (the path in reset), 4 try, 5 done.
+// candidate, 3 request (the path in reset), 4 try, 5 done, 6 waiting for the alignment verdict.
 
 /// The FPDU locator; see the module documentation.
 #[derive(LogicBlock)]
@@ -156,6 +170,16 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     pub pl_seq: Signal<In, Bits<32>>,
     /// The octet after its last.
     pub pl_end: Signal<In, Bits<32>>,
+    /// Header-alignment detection (with `cfg_fwd`).
+    pub cfg_aligned: Signal<In, Bit>,
+    /// The packet on `pkt_*` belongs to the alignment try.
+    pub pkt_spec: Signal<Out, Bit>,
+    /// The alignment try is over: waiting for its verdict.
+    pub al_wait: Signal<Out, Bit>,
+    /// Pulse: the alignment verdict.
+    pub al_valid: Signal<In, Bit>,
+    /// Every packet of the alignment try verified and its header decoded.
+    pub al_ok: Signal<In, Bit>,
     verify: RxVerify<W, B>,
     fwd: StreamSkid<W, B, HDR_IN_USER>,
     placing: DFF<Bit>,
@@ -163,6 +187,11 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     pkt_g: DFF<Bit>,
     pkt_s: DFF<Bits<32>>,
     pkt_e: DFF<Bits<32>>,
+    pkt_sp: DFF<Bit>,
+    al_pend: DFF<Bit>,
+    al_try: DFF<Bit>,
+    al_bad: DFF<Bit>,
+    al_got: DFF<Bit>,
     cands: LutRam<32, 7>,
     ends: RegFifo<32>,
     state: DFF<Bits<3>>,
@@ -227,6 +256,7 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     in_beat: Signal<Local, Bit>,
     kshift: Signal<Local, Bits<W>>,
     ch_rel: Signal<Local, Bits<32>>,
+    al_rel: Signal<Local, Bits<32>>,
     lo: Signal<Local, Bits<8>>,
     hi: Signal<Local, Bits<8>>,
     p32: Signal<Local, Bits<32>>,
@@ -281,6 +311,11 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             pl_ready: Default::default(),
             pl_seq: Default::default(),
             pl_end: Default::default(),
+            cfg_aligned: Default::default(),
+            pkt_spec: Default::default(),
+            al_wait: Default::default(),
+            al_valid: Default::default(),
+            al_ok: Default::default(),
             verify: RxVerify::new(),
             fwd: StreamSkid::new(),
             placing: Default::default(),
@@ -288,6 +323,11 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             pkt_g: Default::default(),
             pkt_s: Default::default(),
             pkt_e: Default::default(),
+            pkt_sp: Default::default(),
+            al_pend: Default::default(),
+            al_try: Default::default(),
+            al_bad: Default::default(),
+            al_got: Default::default(),
             cands: LutRam::default(),
             ends: RegFifo::new(16),
             state: Default::default(),
@@ -348,6 +388,7 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             in_beat: Default::default(),
             kshift: Default::default(),
             ch_rel: Default::default(),
+            al_rel: Default::default(),
             lo: Default::default(),
             hi: Default::default(),
             p32: Default::default(),
@@ -383,7 +424,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self, clock, state, first, v1, d1, k1, last1, first1, seg_s, len, ph, tail, e_off, vb,
             first_b, in_b, p_b, d_b, vc, first_c, ok_c, cand_c, ch_pend, ch_seq, have_last, last_c,
             wr, rd, untried, cur_c, c_seq, last_end, over, rd_last, wd, wd_hit, loc_v, loc_s,
-            loc_e, placing, pkt_v, pkt_g, pkt_s, pkt_e
+            loc_e, placing, pkt_v, pkt_g, pkt_s, pkt_e, pkt_sp, al_pend, al_try, al_bad, al_got
         );
         self.fwd.clock.next = self.clock.val();
         self.fwd.rst.next = self.rst.val();
@@ -397,6 +438,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         self.pkt_good.next = self.pkt_g.q.val();
         self.pkt_start.next = self.pkt_s.q.val();
         self.pkt_end.next = self.pkt_e.q.val();
+        self.pkt_spec.next = self.pkt_sp.q.val();
+        self.al_wait.next = (self.state.q.val() == 6) & !self.rst.val();
         self.pkt_v.d.next = false;
         self.verify.clock.next = self.clock.val();
         self.cands.clock.next = self.clock.val();
@@ -444,6 +487,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
                 self.seg_s.d.next = bit_cast::<32, RX_SEG_USER>(self.s_axis.user.val());
                 self.ch_pend.d.next = self.chain_valid.val();
                 self.ch_seq.d.next = self.chain_seq.val();
+                self.al_pend.d.next = self.cfg_aligned.val() & self.cfg_fwd.val();
                 self.first.d.next = false;
             }
             if self.s_axis.last.val() {
@@ -545,6 +589,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         // ---- Pass 2: choose the next candidate. ----
         self.pick.next = self.ch_seq.q.val() - self.seg_s.q.val();
         self.ch_rel.next = self.ch_seq.q.val() - self.cfg_origin.val();
+        self.al_rel.next = self.seg_s.q.val() - self.cfg_origin.val();
         if !self.ch_pend.q.val() {
             self.pick.next = self.cands.read_data.val();
         }
@@ -569,6 +614,22 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             }
             self.cur_c.d.next = self.pick.val();
             self.c_seq.d.next = self.seg_s.q.val() + self.pick.val();
+            // B.2 header alignment first: a try from the segment's first octet (a multiple of
+            // 4 from the origin) that reports nothing; its verdict decides (state 6).
+            if self.cfg_crc.val() & self.al_pend.q.val() {
+                self.al_pend.d.next = false;
+                self.ch_pend.d.next = self.ch_pend.q.val();
+                self.rd.d.next = self.rd.q.val();
+                self.state.d.next = 2.into();
+                if self.al_rel.val().get_bits::<2>(0) == 0 {
+                    self.al_try.d.next = true;
+                    self.al_bad.d.next = false;
+                    self.al_got.d.next = false;
+                    self.state.d.next = 3.into();
+                }
+                self.cur_c.d.next = 0.into();
+                self.c_seq.d.next = self.seg_s.q.val();
+            }
         }
 
         // ---- Pass 2: the request (the verification path in reset meanwhile). ----
@@ -656,13 +717,15 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.pkt_g.d.next = !self.s_err.val();
             self.pkt_s.d.next = bit_cast::<32, 51>(self.verify.m_axis.user.val());
             self.pkt_e.d.next = self.ends.out_data.val();
+            self.pkt_sp.d.next = self.al_try.q.val();
+            self.al_got.d.next = true;
         }
         if self.out_take.val() {
             if self.s_err.val() {
                 self.over.d.next = true;
             } else {
                 self.ends.out_ready.next = true;
-                self.loc_v.d.next = !self.placing.q.val();
+                self.loc_v.d.next = !self.placing.q.val() & !self.al_try.q.val();
                 self.loc_s.d.next = bit_cast::<32, 51>(self.verify.m_axis.user.val());
                 self.loc_e.d.next = self.ends.out_data.val();
                 self.last_end.d.next = self.end_off.val();
@@ -681,6 +744,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             if self.wd.q.val() == 4094 {
                 self.over.d.next = true;
                 self.wd_hit.d.next = true;
+                self.al_bad.d.next = true;
             }
         }
         if (self.state.q.val() == 4) & self.over.q.val() & self.rd_last.q.val() {
@@ -688,6 +752,19 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.untried.d.next = self.last_end.q.val() + 1;
             if self.placing.q.val() {
                 self.state.d.next = 5.into();
+            }
+            if self.al_try.q.val() {
+                self.state.d.next = 6.into();
+                self.untried.d.next = self.untried.q.val();
+            }
+        }
+        // ---- The alignment verdict: aligned, the same try again, reported; otherwise the
+        // other candidates, nothing tried yet. ----
+        if (self.state.q.val() == 6) & self.al_valid.val() {
+            self.al_try.d.next = false;
+            self.state.d.next = 2.into();
+            if self.al_ok.val() & self.al_got.q.val() & !self.al_bad.q.val() {
+                self.state.d.next = 3.into();
             }
         }
 
@@ -699,6 +776,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.untried.d.next = 0.into();
             self.ch_pend.d.next = false;
             self.placing.d.next = false;
+            self.al_pend.d.next = false;
+            self.al_try.d.next = false;
         }
 
         if self.rst.val() {
@@ -718,6 +797,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.loc_v.d.next = false;
             self.placing.d.next = false;
             self.pkt_v.d.next = false;
+            self.al_pend.d.next = false;
+            self.al_try.d.next = false;
         }
     }
 }

@@ -242,7 +242,9 @@ pub mod reg {
     /// RW: `[0]` enable (the connection runs; 0 stops taking segments and, once the writes in
     /// flight are done and the records taken, resets the connection), `[1]` Markers, `[2]` CRC,
     /// `[3]` RDMAC version (DDP/RDMAP version 0 instead of 1), `[4]` place FPDUs located in
-    /// out-of-order segments (with CRC; off: every out-of-order octet is held).
+    /// out-of-order segments (with CRC; off: every out-of-order octet is held), `[5]` with `[4]`,
+    /// header-alignment detection (RFC 5044 B.2: an out-of-order segment that is a chain of
+    /// complete FPDUs with good CRCs and valid DDP/RDMAP headers is placed from its first octet).
     pub const CTRL: u64 = 0x008;
     /// RO: `[0]` running, `[1]` stopped (error or Terminate), `[2]` an error was reported,
     /// `[3]` a Terminate was received, `[4]` a memory write failed, `[5]` resetting (enable
@@ -360,6 +362,8 @@ pub mod reg {
     pub const CTRL_RDMAC: u32 = 8;
     /// See [`CTRL`].
     pub const CTRL_PLACE_OOO: u32 = 16;
+    /// See [`CTRL`].
+    pub const CTRL_ALIGNED: u32 = 32;
     /// STAG_CMD commands.
     pub const CMD_STAG_WRITE: u32 = 1;
     /// See [`STAG_CMD`].

@@ -44,6 +44,10 @@
 //!   input (`ooo_sel`): every packet of a try goes out on `m_ooo` as a *probe*, whose header is
 //!   decoded and checked by `rnic_rx`'s own header block and checker against the STag table
 //!   and queues of that moment; its result (`probe_*`) is paired with the locator's verdict.
+//!   With `cfg_aligned` (B.2 header alignment) the locator first tries the segment from its
+//!   first octet without reporting; the block pairs that try's packets with their probes too
+//!   and answers `al_ok` when every one verified and decoded (`probe_dec`), once every probe
+//!   of it is back; the located FPDUs are then the golden receiver's with `aligned_detect`.
 //!   A located FPDU goes on the *placing list* when its checks pass, it overlaps no placed FPDU,
 //!   and (tagged with payload, or a Send with Invalidate) its STag is not named by a placed
 //!   Send with Invalidate nor by one on the list. The table then counts, with the list, the
@@ -84,7 +88,8 @@
 //! | `loc_watchdog` | out | 1 | sticky: the locator's watchdog ended a try (not expected; the tests assert it low) |
 //! | `cfg_place` | in | 1 | place FPDUs located out of order (with `cfg_crc`) |
 //! | `io_quiet` | in | 1 | the in-order path (`mpa_rx`, the header block, the checker) has decided every complete FPDU it was given and its header block is between packets |
-//! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag` | in | 1, 1, 1, 1, 32 | the checker's result for each probe, in order |
+//! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag`, `probe_dec` | in | 1, 1, 1, 1, 32, 1 | the checker's result for each probe, in order (`probe_dec`: its header decoded) |
+//! | `cfg_aligned` | in | 1 | header-alignment detection (B.2; with `cfg_place`) |
 //! | `m_ooo`, `ooo_sel` | out | 8W, 1 | probes and placements ([`crate::place::header::HDR_IN_USER`]) for the header block, and when it takes them instead of `mpa_rx`'s ULPDUs |
 //! | `skip_seq`, `skip_hit` | in, out | 32, 1 | the checker's in-order ULPDU, and (a cycle later) whether it was placed out of order |
 //! | `skip_take`, `skip_take_seq` | in | 1, 32 | the checker decided that ULPDU: its entry leaves the placed table |
@@ -204,6 +209,10 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     pub probe_inv: Signal<In, Bit>,
     /// Its STag or Invalidate STag.
     pub probe_stag: Signal<In, Bits<32>>,
+    /// Its DDP/RDMAP header decoded (no header error).
+    pub probe_dec: Signal<In, Bit>,
+    /// Header-alignment detection (with `cfg_place`).
+    pub cfg_aligned: Signal<In, Bit>,
     /// The checker's in-order ULPDU: its sequence number.
     pub skip_seq: Signal<In, Bits<32>>,
     /// It was placed out of order (registered).
@@ -307,11 +316,13 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     lstag: Vec<DFF<Bits<32>>>,
     lc: DFF<Bits<8>>,
     lovf: DFF<Bit>,
-    pkts: RegFifo<65>,
-    probes: RegFifo<35>,
+    pkts: RegFifo<66>,
+    probes: RegFifo<36>,
     pr_v: DFF<Bit>,
-    pr_pkt: DFF<Bits<65>>,
-    pr_prb: DFF<Bits<35>>,
+    al_nok: DFF<Bit>,
+    al_q: DFF<Bit>,
+    pr_pkt: DFF<Bits<66>>,
+    pr_prb: DFF<Bits<36>>,
     lp_j: DFF<Bits<8>>,
     lp_nh: DFF<Bits<8>>,
     lp_nhp: DFF<Bits<8>>,
@@ -391,6 +402,7 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     c_hit: Signal<Local, Bit>,
     c_name: Signal<Local, Bit>,
     c_acc: Signal<Local, Bit>,
+    al_quiet: Signal<Local, Bit>,
     x_v: Signal<Local, Bit>,
     x_s: Signal<Local, Bits<17>>,
     x_e: Signal<Local, Bits<17>>,
@@ -460,6 +472,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             probe_tpl: Default::default(),
             probe_inv: Default::default(),
             probe_stag: Default::default(),
+            probe_dec: Default::default(),
+            cfg_aligned: Default::default(),
             skip_seq: Default::default(),
             skip_hit: Default::default(),
             skip_take: Default::default(),
@@ -552,6 +566,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             pkts: RegFifo::new(8),
             probes: RegFifo::new(8),
             pr_v: Default::default(),
+            al_nok: Default::default(),
+            al_q: Default::default(),
             pr_pkt: Default::default(),
             pr_prb: Default::default(),
             lp_j: Default::default(),
@@ -630,6 +646,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             c_hit: Default::default(),
             c_name: Default::default(),
             c_acc: Default::default(),
+            al_quiet: Default::default(),
             x_v: Default::default(),
             x_s: Default::default(),
             x_e: Default::default(),
@@ -676,9 +693,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             w_addr, w_a1, d_a1, d_a2, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst,
             ev_men, ev_anyr, ev_hl, ev_dend, rs_q, re_q, ev_acc, held_q, runs_q, refused_q, peak_q,
             fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a,
-            vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v, pr_pkt, pr_prb, lp_j, lp_nh,
-            lp_nhp, lp_np, lp_oct, ch_v, ch_s, sel_q, place_q, poct_q, pcnt_q, pl_k, pl_go, skip_q,
-            done_q
+            vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v, al_nok, al_q, pr_pkt, pr_prb,
+            lp_j, lp_nh, lp_nhp, lp_np, lp_oct, ch_v, ch_s, sel_q, place_q, poct_q, pcnt_q, pl_k,
+            pl_go, skip_q, done_q
         );
         for i in 0..RN {
             self.pv[i].clock.next = self.clock.val();
@@ -785,6 +802,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.loc.chain_valid.next = self.ch_v.q.val();
         self.loc.chain_seq.next = self.ch_s.q.val();
         self.loc.cfg_fwd.next = self.place_q.q.val();
+        self.loc.cfg_aligned.next = self.cfg_aligned.val();
         self.loc.rd_ready.next = (self.state.q.val() == 12) | (self.state.q.val() == 19);
         self.m_ooo.data.next = self.loc.m_ulpdu.data.val();
         self.m_ooo.keep.next = self.loc.m_ulpdu.keep.val();
@@ -1126,14 +1144,16 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             & ((self.state.q.val() == 12)
                 | (self.state.q.val() == 13)
                 | (self.state.q.val() == 16));
-        self.pkts.push_data.next = bit_cast::<65, 1>(self.loc.pkt_good.val().into())
-            | (bit_cast::<65, 32>(self.loc.pkt_start.val()) << 1)
-            | (bit_cast::<65, 32>(self.loc.pkt_end.val()) << 33);
+        self.pkts.push_data.next = bit_cast::<66, 1>(self.loc.pkt_good.val().into())
+            | (bit_cast::<66, 32>(self.loc.pkt_start.val()) << 1)
+            | (bit_cast::<66, 32>(self.loc.pkt_end.val()) << 33)
+            | (bit_cast::<66, 1>(self.loc.pkt_spec.val().into()) << 65);
         self.probes.push.next = self.probe_valid.val();
-        self.probes.push_data.next = bit_cast::<35, 1>(self.probe_ok.val().into())
-            | (bit_cast::<35, 1>(self.probe_tpl.val().into()) << 1)
-            | (bit_cast::<35, 1>(self.probe_inv.val().into()) << 2)
-            | (bit_cast::<35, 32>(self.probe_stag.val()) << 3);
+        self.probes.push_data.next = bit_cast::<36, 1>(self.probe_ok.val().into())
+            | (bit_cast::<36, 1>(self.probe_tpl.val().into()) << 1)
+            | (bit_cast::<36, 1>(self.probe_inv.val().into()) << 2)
+            | (bit_cast::<36, 32>(self.probe_stag.val()) << 3)
+            | (bit_cast::<36, 1>(self.probe_dec.val().into()) << 35);
         self.pkts.out_ready.next = self.pkts.out_valid.val() & self.probes.out_valid.val();
         self.probes.out_ready.next = self.pkts.out_valid.val() & self.probes.out_valid.val();
         self.pr_v.d.next = self.pkts.out_valid.val() & self.probes.out_valid.val();
@@ -1144,8 +1164,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         // A located FPDU is placed when it verified, its checks pass now, it overlaps no FPDU
         // placed before, and (tagged with payload, or a Send with Invalidate) its STag is not
         // named by a placed Send with Invalidate or by one placed from this segment.
-        self.c_s17.next = bit_cast::<17, 65>(self.pr_pkt.q.val() >> 1) - self.e17.val();
-        self.c_e17.next = bit_cast::<17, 65>(self.pr_pkt.q.val() >> 33) - self.e17.val();
+        self.c_s17.next = bit_cast::<17, 66>(self.pr_pkt.q.val() >> 1) - self.e17.val();
+        self.c_e17.next = bit_cast::<17, 66>(self.pr_pkt.q.val() >> 33) - self.e17.val();
         self.c_hit.next = false;
         self.c_name.next = false;
         for i in 0..RN {
@@ -1158,18 +1178,19 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
             if self.pv[i].q.val()
                 & self.pinv[i].q.val()
-                & (self.pstag[i].q.val() == bit_cast::<32, 35>(self.pr_prb.q.val() >> 3))
+                & (self.pstag[i].q.val() == bit_cast::<32, 36>(self.pr_prb.q.val() >> 3))
             {
                 self.c_name.next = true;
             }
             if (self.c_idx[i].val() < self.lc.q.val())
                 & self.linv[i].q.val()
-                & (self.lstag[i].q.val() == bit_cast::<32, 35>(self.pr_prb.q.val() >> 3))
+                & (self.lstag[i].q.val() == bit_cast::<32, 36>(self.pr_prb.q.val() >> 3))
             {
                 self.c_name.next = true;
             }
         }
         self.c_acc.next = self.pr_v.q.val()
+            & !self.pr_pkt.q.val().get_bit(65)
             & self.pr_pkt.q.val().get_bit(0)
             & self.pr_prb.q.val().get_bit(0)
             & !self.c_hit.val()
@@ -1184,13 +1205,34 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     if self.lc.q.val() == self.c_idx[k].val() {
                         self.ls[k].d.next = self.c_s17.val();
                         self.le[k].d.next = self.c_e17.val();
-                        self.ls32[k].d.next = bit_cast::<32, 65>(self.pr_pkt.q.val() >> 1);
-                        self.le32[k].d.next = bit_cast::<32, 65>(self.pr_pkt.q.val() >> 33);
+                        self.ls32[k].d.next = bit_cast::<32, 66>(self.pr_pkt.q.val() >> 1);
+                        self.le32[k].d.next = bit_cast::<32, 66>(self.pr_pkt.q.val() >> 33);
                         self.linv[k].d.next = self.pr_prb.q.val().get_bit(2);
-                        self.lstag[k].d.next = bit_cast::<32, 35>(self.pr_prb.q.val() >> 3);
+                        self.lstag[k].d.next = bit_cast::<32, 36>(self.pr_prb.q.val() >> 3);
                     }
                 }
             }
+        }
+
+        // ---- B.2 header alignment: the packets of the locator's alignment try (every one must
+        // verify and decode); the verdict once every probe of it is back (two quiet cycles). ----
+        if self.pr_v.q.val()
+            & self.pr_pkt.q.val().get_bit(65)
+            & !(self.pr_pkt.q.val().get_bit(0) & self.pr_prb.q.val().get_bit(35))
+        {
+            self.al_nok.d.next = true;
+        }
+        self.al_quiet.next = self.loc.al_wait.val()
+            & !self.pkts.out_valid.val()
+            & !self.probes.out_valid.val()
+            & !self.pr_v.q.val()
+            & !self.loc.m_ulpdu.valid.val();
+        self.al_q.d.next = self.al_quiet.val();
+        self.loc.al_valid.next = self.al_quiet.val() & self.al_q.q.val();
+        self.loc.al_ok.next = !self.al_nok.q.val();
+        if self.loc.al_valid.val() {
+            self.al_nok.d.next = false;
+            self.al_q.d.next = false;
         }
 
         // ---- The records with this segment (state 17, one element a cycle): the placed
@@ -1720,6 +1762,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         }
 
         // ---- Reset. ----
+        if self.rst.val() | self.loc_rst.q.val() {
+            self.al_nok.d.next = false;
+            self.al_q.d.next = false;
+        }
         if self.rst.val() {
             for i in 0..RN {
                 self.v[i].d.next = false;

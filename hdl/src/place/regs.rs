@@ -62,6 +62,8 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     pub cfg_rdmac: Signal<Out, Bit>,
     /// CTRL place out of order.
     pub cfg_place: Signal<Out, Bit>,
+    /// CTRL header-alignment detection.
+    pub cfg_aligned: Signal<Out, Bit>,
     /// ORIGIN.
     pub cfg_origin: Signal<Out, Bits<32>>,
     /// MAX_ULPDU.
@@ -163,7 +165,7 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     rdata: DFF<Bits<32>>,
     rresp: DFF<Bits<2>>,
     // Registers.
-    ctrl: DFF<Bits<5>>,
+    ctrl: DFF<Bits<6>>,
     origin: DFF<Bits<32>>,
     max_ulpdu: DFF<Bits<16>>,
     pd: DFF<Bits<32>>,
@@ -241,6 +243,7 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             cfg_crc: Default::default(),
             cfg_rdmac: Default::default(),
             cfg_place: Default::default(),
+            cfg_aligned: Default::default(),
             cfg_origin: Default::default(),
             cfg_max_ulpdu: Default::default(),
             cfg_pd: Default::default(),
@@ -407,6 +410,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         self.cfg_crc.next = self.ctrl.q.val().get_bit(2);
         self.cfg_rdmac.next = self.ctrl.q.val().get_bit(3);
         self.cfg_place.next = self.ctrl.q.val().get_bit(4);
+        self.cfg_aligned.next = self.ctrl.q.val().get_bit(5);
         self.cfg_origin.next = self.origin.q.val();
         self.cfg_max_ulpdu.next = self.max_ulpdu.q.val();
         self.cfg_pd.next = self.pd.q.val();
@@ -548,7 +552,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
                 match self.wa.val().index() {
                     // CTRL
                     2 => {
-                        self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<5>(0);
+                        self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<6>(0);
                     }
                     // ORIGIN
                     4 => {
@@ -727,7 +731,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             }
             // CTRL
             2 => {
-                self.r_val.next = bit_cast::<32, 5>(self.ctrl.q.val());
+                self.r_val.next = bit_cast::<32, 6>(self.ctrl.q.val());
             }
             // STATUS
             3 => {

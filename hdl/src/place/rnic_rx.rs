@@ -274,6 +274,7 @@ impl<
         self.reasm.cfg_crc.next = self.regs.cfg_crc.val();
         self.reasm.cfg_max_ulpdu.next = self.regs.cfg_max_ulpdu.val();
         self.reasm.cfg_place.next = self.regs.cfg_place.val();
+        self.reasm.cfg_aligned.next = self.regs.cfg_aligned.val();
         // The in-order path is quiet when every packet mpa_rx delineated was decided by the
         // checker, mpa_rx's front holds nothing (its release buffer may hold the partial FPDU
         // at the edge) and the header block is between packets (a decided ULPDU's payload may
@@ -296,6 +297,7 @@ impl<
         self.reasm.probe_tpl.next = self.check.probe_tpl.val();
         self.reasm.probe_inv.next = self.check.probe_inv.val();
         self.reasm.probe_stag.next = self.check.probe_stag.val();
+        self.reasm.probe_dec.next = self.check.probe_dec.val();
         self.reasm.skip_seq.next = self.header.hdr.seq.val();
         self.reasm.skip_take.next = self.check.skip_take.val();
         self.reasm.skip_take_seq.next = self.check.skip_seq.val();
