@@ -278,7 +278,7 @@ fn sim_place_arrival_gives_the_output_of_place() {
         let text_cfg = std::fs::read_to_string(&cfg).unwrap();
         let o = rnic(&["sim", "place", "--arrival", "--config", cfg.to_str().unwrap()], &segs);
         assert_eq!(o.status.code(), Some(1), "{name}: default settings are not the hardware's");
-        assert!(text(&o.stderr).contains("place_out_of_order"), "{name}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("reassembly_window"), "{name}: {}", text(&o.stderr));
         let mut v: Value = serde_json::from_str(&text_cfg).unwrap();
         v["place_out_of_order"] = placing.into();
         v["reassembly_window"] = 65536.into();
