@@ -402,6 +402,7 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     c_hit: Signal<Local, Bit>,
     c_name: Signal<Local, Bit>,
     c_acc: Signal<Local, Bit>,
+    probes_back: Signal<Local, Bit>,
     al_quiet: Signal<Local, Bit>,
     x_v: Signal<Local, Bit>,
     x_s: Signal<Local, Bits<17>>,
@@ -646,6 +647,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             c_hit: Default::default(),
             c_name: Default::default(),
             c_acc: Default::default(),
+            probes_back: Default::default(),
             al_quiet: Default::default(),
             x_v: Default::default(),
             x_s: Default::default(),
@@ -1222,11 +1224,13 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         {
             self.al_nok.d.next = true;
         }
-        self.al_quiet.next = self.loc.al_wait.val()
-            & !self.pkts.out_valid.val()
+        // Every probe is back: no packet or result waiting to be paired, no pair registered,
+        // nothing left in the locator's output (state 16 and the alignment verdict).
+        self.probes_back.next = !self.pkts.out_valid.val()
             & !self.probes.out_valid.val()
             & !self.pr_v.q.val()
             & !self.loc.m_ulpdu.valid.val();
+        self.al_quiet.next = self.loc.al_wait.val() & self.probes_back.val();
         self.al_q.d.next = self.al_quiet.val();
         self.loc.al_valid.next = self.al_quiet.val() & self.al_q.q.val();
         self.loc.al_ok.next = !self.al_nok.q.val();
@@ -1656,11 +1660,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
             16 => {
                 // S_PROBES: the last probes' results.
-                if !self.pkts.out_valid.val()
-                    & !self.probes.out_valid.val()
-                    & !self.pr_v.q.val()
-                    & !self.loc.m_ulpdu.valid.val()
-                {
+                if self.probes_back.val() {
                     self.state.d.next = 4.into();
                 }
             }
