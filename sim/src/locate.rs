@@ -70,7 +70,7 @@ impl Default for LocateOptions {
             origin: 0,
             markers: true,
             crc: true,
-            max_ulpdu: 64768,
+            max_ulpdu: golden::mulpdu::ULPDU_MAX,
             idle: Pattern::Always,
             read_idle: Pattern::Always,
             read_delay: 2,

@@ -67,7 +67,7 @@ impl Default for ReassemblyOptions {
             records: 15,
             markers: false,
             crc: false,
-            max_ulpdu: 64768,
+            max_ulpdu: golden::mulpdu::ULPDU_MAX,
             idle: Pattern::Always,
             backpressure: Pattern::Always,
             cycles_per_beat: 20,

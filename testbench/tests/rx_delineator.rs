@@ -11,6 +11,8 @@ use testbench::rng;
 use testbench::rx::word_stream;
 use testbench::tx::framed_fpdus;
 
+/// The ULPDU limit of RFC 5044 section 3, as the `cfg_max_ulpdu` value that accepts every length.
+const ULPDU_MAX: u64 = golden::mulpdu::ULPDU_MAX as u64;
 const ERR: u64 = 1 << 41;
 
 struct Case {
@@ -113,14 +115,14 @@ macro_rules! delineator_tests {
             fn fpdus_with_markers_from_every_start() {
                 // Offsets that put the first FPDU on a Marker, right before one, anywhere.
                 for (k, off) in [0u32, 4, 508, 504, 512 - 4 * ($w as u32 / 4), 1000, 2044].into_iter().enumerate() {
-                    let case = Case { markers: true, crc: k % 2 == 0, offset: off, seq: 7u32.wrapping_sub(off) ^ 0x8000_0000, max_ulpdu: 64768 };
+                    let case = Case { markers: true, crc: k % 2 == 0, offset: off, seq: 7u32.wrapping_sub(off) ^ 0x8000_0000, max_ulpdu: ULPDU_MAX };
                     check_fpdus($engine, $w, &case, k as u64 * 31 + $w, 40, 1500, PacketRun::default());
                 }
             }
 
             #[test]
             fn fpdus_without_markers() {
-                let case = Case { markers: false, crc: true, offset: 12, seq: u32::MAX - 40, max_ulpdu: 64768 };
+                let case = Case { markers: false, crc: true, offset: 12, seq: u32::MAX - 40, max_ulpdu: ULPDU_MAX };
                 check_fpdus($engine, $w, &case, 3 + $w, 60, 3000, PacketRun::default());
             }
 
@@ -131,7 +133,7 @@ macro_rules! delineator_tests {
                     backpressure: Pattern::Random { p: 0.5, seed: 12 },
                     ..PacketRun::default()
                 };
-                let case = Case { markers: true, crc: true, offset: 496, seq: 1234, max_ulpdu: 64768 };
+                let case = Case { markers: true, crc: true, offset: 496, seq: 1234, max_ulpdu: ULPDU_MAX };
                 check_fpdus($engine, $w, &case, 99 + $w, 60, 900, opts);
             }
         }
@@ -178,7 +180,7 @@ fn ulpdu_length_above_the_limit_ends_the_stream_with_code_2() {
 #[test]
 fn stream_ending_inside_an_fpdu_ends_with_code_1() {
     for w in [4, 8, 32] {
-        let case = Case { markers: true, crc: true, offset: 0, seq: 100, max_ulpdu: 64768 };
+        let case = Case { markers: true, crc: true, offset: 0, seq: 100, max_ulpdu: ULPDU_MAX };
         let cfg = FramingConfig { markers: true, crc: true, offset: 0 };
         let fpdus = framed_fpdus(cfg, &ulpdus(8, 12, 700));
         let whole: Vec<u8> = fpdus.concat();

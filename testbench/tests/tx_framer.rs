@@ -8,6 +8,9 @@ use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
 use testbench::rng;
 
+/// The ULPDU limit of RFC 5044 section 3.
+const ULPDU_MAX: usize = golden::mulpdu::ULPDU_MAX as usize;
+
 /// The FPDU (no Markers, CRC field zero) the framer must emit for `actual` octets declared as
 /// `declared`: exactly `declared` ULPDU octets, the actual ones first, zeros after.
 fn expected_fpdu(actual: &[u8], declared: usize) -> Vec<u8> {
@@ -42,7 +45,7 @@ fn run(engine: &str, w: usize, cases: &[Case], markers: bool, crc: bool, opts: P
         ..opts
     };
     let res = run_packets(sim.as_mut(), &packets, &opts).unwrap();
-    let framed: Vec<&Case> = cases.iter().filter(|c| c.declared <= 64768).collect();
+    let framed: Vec<&Case> = cases.iter().filter(|c| c.declared <= ULPDU_MAX).collect();
     assert_eq!(res.packets.len(), framed.len(), "{engine} W={w}: FPDU count");
     for (i, (c, p)) in framed.iter().zip(&res.packets).enumerate() {
         let want = expected_fpdu(&c.data, c.declared);
@@ -58,8 +61,9 @@ fn run(engine: &str, w: usize, cases: &[Case], markers: bool, crc: bool, opts: P
         );
     }
     let mismatched =
-        cases.iter().filter(|c| c.declared <= 64768 && c.declared != c.data.len()).count() as u64;
-    let oversize = cases.iter().filter(|c| c.declared > 64768).count() as u64;
+        cases.iter().filter(|c| c.declared <= ULPDU_MAX && c.declared != c.data.len()).count()
+            as u64;
+    let oversize = cases.iter().filter(|c| c.declared > ULPDU_MAX).count() as u64;
     assert_eq!(res.pulse_counts, vec![mismatched, oversize], "{engine} W={w}: error pulses");
 }
 

@@ -106,6 +106,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     c_ones_w: Constant<Bits<W>>,
     c_words: Constant<Bits<6>>,
     c_wmask: Constant<Bits<6>>,
+    /// The ULPDU limit of section 3 ([`golden::mulpdu::ULPDU_MAX`]).
+    c_ulpdu_max: Constant<Bits<16>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
@@ -210,6 +212,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
             c_wmask: Constant::new(((words - 1) as u64).into()),
+            c_ulpdu_max: Constant::new((golden::mulpdu::ULPDU_MAX as u64).into()),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
             kw: KeepWords::new(),
@@ -347,8 +350,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.len.next = (bit_cast::<16, 32>(self.hword.val() & 0xFF) << 8)
             | bit_cast::<16, 32>((self.hword.val() >> 8) & 0xFF);
         self.max_len.next = self.cfg_max_ulpdu.val();
-        if self.cfg_max_ulpdu.val() > 64768 {
-            self.max_len.next = 64768.into();
+        if self.cfg_max_ulpdu.val() > self.c_ulpdu_max.val() {
+            self.max_len.next = self.c_ulpdu_max.val();
         }
         // What this cycle does with the head beat (at most one thing; nothing unless the output
         // can take a beat, so the gearbox's rotation and emissions stay in step):

@@ -104,7 +104,7 @@ impl<const W: usize, const B: usize, const A: usize> RxRelease<W, B, A> {
         check_stream_params("RxRelease", W, B, RX_ULPDU_USER);
         crate::tx::check_tx_width("RxRelease", W);
         assert!(
-            (4..=15).contains(&A) && Self::max_ulpdu() <= 64768,
+            (4..=15).contains(&A) && Self::max_ulpdu() <= golden::mulpdu::ULPDU_MAX as usize,
             "RxRelease: 2^A beats (A = {A}) must be 16 to 32768 beats and hold at most 64768 \
              octets of ULPDU"
         );

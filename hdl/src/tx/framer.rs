@@ -100,6 +100,8 @@ pub struct TxFramer<const W: usize, const B: usize> {
     // Constants.
     c_ones: Constant<Bits<W>>,
     c_w: Constant<Bits<17>>,
+    /// The ULPDU limit of section 3 ([`golden::mulpdu::ULPDU_MAX`]).
+    c_ulpdu_max: Constant<Bits<17>>,
     c_lsh: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<8>>>,
     c_byte: Vec<Constant<Bits<32>>>,
@@ -173,6 +175,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             err_oversize_q: Default::default(),
             c_ones: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
+            c_ulpdu_max: Constant::new((golden::mulpdu::ULPDU_MAX as u64).into()),
             c_lsh: (0..words).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
             c_byte: (0..4)
@@ -279,7 +282,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.i_user.next = self
             .i_user
             .val()
-            .replace_bit(17, self.i_len.val() > 64768)
+            .replace_bit(17, self.i_len.val() > self.c_ulpdu_max.val())
             .replace_bit(42, self.i_fourp.val() <= self.c_w.val())
             .replace_bit(43, self.i_fourp.val() <= (self.c_w.val() << 1))
             .replace_bit(44, self.i_len.val() >= self.c_w.val())

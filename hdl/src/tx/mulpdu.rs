@@ -14,10 +14,11 @@
 //!
 //! No reset (the output follows the inputs); no stream. Throughput: a new value every cycle.
 
+use golden::mulpdu::ULPDU_MAX;
 use rust_hdl::prelude::*;
 
 /// The MULPDU calculator; see the module documentation.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct TxMulpdu {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -31,6 +32,24 @@ pub struct TxMulpdu {
     result: DFF<Bits<16>>,
     emss: Signal<Local, Bits<17>>,
     overhead: Signal<Local, Bits<17>>,
+    /// The ULPDU limit of section 3 ([`ULPDU_MAX`]).
+    c_max: Constant<Bits<17>>,
+}
+
+impl Default for TxMulpdu {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            cfg_emss: Default::default(),
+            cfg_markers: Default::default(),
+            mulpdu: Default::default(),
+            raw: Default::default(),
+            result: Default::default(),
+            emss: Default::default(),
+            overhead: Default::default(),
+            c_max: Constant::new((ULPDU_MAX as u64).into()),
+        }
+    }
 }
 
 impl Logic for TxMulpdu {
@@ -50,8 +69,8 @@ impl Logic for TxMulpdu {
         if self.raw.q.val() < 128 {
             self.result.d.next = 128.into();
         }
-        if self.raw.q.val() > 64768 {
-            self.result.d.next = 64768.into();
+        if self.raw.q.val() > self.c_max.val() {
+            self.result.d.next = bit_cast::<16, 17>(self.c_max.val());
         }
         self.mulpdu.next = self.result.q.val();
     }
