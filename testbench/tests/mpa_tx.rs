@@ -384,3 +384,45 @@ fn idle_limit_closes_a_waiting_segment_at_every_width_on_both_engines() {
         }
     }
 }
+
+/// The `mulpdu` output at its limits (RFC 5044 4.5 and section 3) on every width and both
+/// engines: EMSS values whose formula falls below 128, around the 64768-octet ULPDU limit
+/// (which the random traffic's EMSS of 128..9000 never reaches) and the 16-bit maximum, Markers
+/// on and off, each equal to `golden::mulpdu::mulpdu` two cycles after the inputs change.
+#[test]
+fn mulpdu_is_clamped_to_128_and_to_the_ulpdu_limit_at_every_width_on_both_engines() {
+    let mut emss: Vec<u32> = vec![0, 1, 100, 133, 134, 135, 136, 137, 140, 536, 1460, 9000];
+    emss.extend(64_760..=64_790);
+    emss.extend([65_000, 65_400, 65_532, 65_534, 65_535]);
+    let mut clamped_high = 0;
+    for engine in ["rusthdl", "verilator"] {
+        for w in [4, 8, 16, 32, 64] {
+            let mut sim = mpa_tx(engine, w, None).unwrap();
+            let (p_emss, p_markers, p_out) = (
+                sim.port("cfg_emss").unwrap(),
+                sim.port("cfg_markers").unwrap(),
+                sim.port("mulpdu").unwrap(),
+            );
+            for &e in &emss {
+                for markers in [false, true] {
+                    sim.set_u64(p_emss, e as u64);
+                    sim.set_u64(p_markers, markers as u64);
+                    sim.eval();
+                    sim.tick();
+                    sim.tick();
+                    sim.eval();
+                    let want = mulpdu(e, markers);
+                    assert_eq!(
+                        sim.get_u64(p_out) as u32,
+                        want,
+                        "{engine} w{w}: EMSS {e}, Markers {markers}"
+                    );
+                    if want == golden::mulpdu::ULPDU_MAX {
+                        clamped_high += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(clamped_high > 0, "some EMSS values reach the ULPDU limit");
+}
