@@ -49,8 +49,8 @@ use crate::tx::{TX_FPDU_USER, TX_ULPDU_USER};
 use rust_hdl::prelude::*;
 
 /// Sideband of the registered input beat: `[16:0]` as on `s_axis`, `[17]` ULPDU_Length > 64768,
-/// `[24:18]` octets in the beat (kc), `[41:25]` 4P, `[42]` 4P <= W, `[43]` 4P <= 2W, `[44]` L >= W,
-/// `[51:45]` L when below W, `[52]` L > kc, `[53]` L < kc, `[70:54]` L - kc, `[71]` L - kc >= W,
+/// `[24:18]` octets in the beat (kc), `[41:25]` 4P, `[42]` 4P <= W, `[43]` 4P <= 2W, `[51:44]` unused,
+/// `[52]` L > kc, `[53]` L < kc, `[70:54]` L - kc, `[71]` L - kc >= W,
 /// `[79:72]` kc + W.
 const PRE_USER: usize = 80;
 
@@ -90,6 +90,10 @@ pub struct TxFramer<const W: usize, const B: usize> {
     // ULPDU octets not yet taken from the input (saturates at 0), and whether more came.
     ulen: DFF<Bits<17>>,
     ulen_ge_w: DFF<Bit>,
+    // The octets of the next beat that are ULPDU octets (a mask from ulen), and whether the
+    // input stage is inside a ULPDU (its first beat's mask is applied there).
+    vm_ul: DFF<Bits<W>>,
+    i_mid: DFF<Bit>,
     overrun: DFF<Bit>,
     // Output octets left in this FPDU.
     out_left: DFF<Bits<17>>,
@@ -116,7 +120,9 @@ pub struct TxFramer<const W: usize, const B: usize> {
     ol_last: Signal<Local, Bit>,
     kc: Signal<Local, Bits<8>>,
     vmask: Signal<Local, Bits<W>>,
-    nclamp: Signal<Local, Bits<8>>,
+    i_nclamp: Signal<Local, Bits<8>>,
+    i_keep: Signal<Local, Bits<W>>,
+    ul_nclamp: Signal<Local, Bits<8>>,
     lane: Vec<Signal<Local, Bits<32>>>,
     acc: Signal<Local, Bits<B>>,
     lane_out: Signal<Local, Bits<32>>,
@@ -167,6 +173,8 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             carry: Default::default(),
             ulen: Default::default(),
             ulen_ge_w: Default::default(),
+            vm_ul: Default::default(),
+            i_mid: Default::default(),
             overrun: Default::default(),
             out_left: Default::default(),
             ol_le_w: Default::default(),
@@ -191,7 +199,9 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             ol_last: Default::default(),
             kc: Default::default(),
             vmask: Default::default(),
-            nclamp: Default::default(),
+            i_nclamp: Default::default(),
+            i_keep: Default::default(),
+            ul_nclamp: Default::default(),
             lane: (0..words).map(|_| Default::default()).collect(),
             acc: Default::default(),
             lane_out: Default::default(),
@@ -237,6 +247,8 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             carry,
             ulen,
             ulen_ge_w,
+            vm_ul,
+            i_mid,
             overrun,
             out_left,
             ol_le_w,
@@ -276,7 +288,6 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.i_user.next = bit_cast::<PRE_USER, 17>(self.s_axis.user.val())
             | (bit_cast::<PRE_USER, 8>(self.i_kc.val()) << 18)
             | (bit_cast::<PRE_USER, 17>(self.i_fourp.val()) << 25)
-            | (bit_cast::<PRE_USER, 17>(self.i_len.val() & 0x7F) << 45)
             | (bit_cast::<PRE_USER, 17>(self.i_lkc.val()) << 54)
             | (bit_cast::<PRE_USER, 8>(self.i_kc.val() + bit_cast::<8, 17>(self.c_w.val())) << 72);
         self.i_user.next = self
@@ -285,7 +296,6 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             .replace_bit(17, self.i_len.val() > self.c_ulpdu_max.val())
             .replace_bit(42, self.i_fourp.val() <= self.c_w.val())
             .replace_bit(43, self.i_fourp.val() <= (self.c_w.val() << 1))
-            .replace_bit(44, self.i_len.val() >= self.c_w.val())
             .replace_bit(52, self.i_len.val() > bit_cast::<17, 8>(self.i_kc.val()))
             .replace_bit(53, self.i_len.val() < bit_cast::<17, 8>(self.i_kc.val()))
             .replace_bit(
@@ -293,7 +303,20 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
                 self.i_len.val() >= bit_cast::<17, 8>(self.i_kc.val()) + self.c_w.val(),
             );
         self.pre.s_axis.data.next = self.s_axis.data.val();
-        self.pre.s_axis.keep.next = self.s_axis.keep.val();
+        // A ULPDU's first beat: its keep is cut to ULPDU_Length octets here (the core's valid
+        // octets; later beats are cut by vm_ul), so no shifter sits in the core.
+        self.i_nclamp.next = bit_cast::<8, 17>(self.i_len.val() & 0x7F);
+        if self.i_len.val() >= self.c_w.val() {
+            self.i_nclamp.next = bit_cast::<8, 17>(self.c_w.val());
+        }
+        self.i_keep.next = self.s_axis.keep.val();
+        if !self.i_mid.q.val() {
+            self.i_keep.next = self.s_axis.keep.val() & !(self.c_ones.val() << self.i_nclamp.val());
+        }
+        if self.s_axis.valid.val() & self.pre.s_axis.ready.val() {
+            self.i_mid.d.next = !self.s_axis.last.val();
+        }
+        self.pre.s_axis.keep.next = self.i_keep.val();
         self.pre.s_axis.user.next = self.i_user.val();
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
@@ -321,10 +344,6 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.ul.next = self.ulen.q.val();
         self.ol.next = self.out_left.q.val();
         self.ol_last.next = self.ol_le_w.q.val();
-        self.nclamp.next = bit_cast::<8, 17>(self.ulen.q.val() & 0x7F);
-        if self.ulen_ge_w.q.val() {
-            self.nclamp.next = bit_cast::<8, 17>(self.c_w.val());
-        }
         self.kcw.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 72) & 0xFF);
         self.ul_gt_kc.next = self.ulen.q.val() > bit_cast::<17, 8>(self.kc.val());
         self.ul_lt_kc.next = self.ulen.q.val() < bit_cast::<17, 8>(self.kc.val());
@@ -335,20 +354,23 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             self.ul.next = self.len.val();
             self.ol.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 25) & 0x1FFFF);
             self.ol_last.next = self.p_user.val().get_bit(42);
-            self.nclamp.next = bit_cast::<8, PRE_USER>((self.p_user.val() >> 45) & 0x7F);
-            if self.p_user.val().get_bit(44) {
-                self.nclamp.next = bit_cast::<8, 17>(self.c_w.val());
-            }
             self.ul_gt_kc.next = self.p_user.val().get_bit(52);
             self.ul_lt_kc.next = self.p_user.val().get_bit(53);
             self.ul_kc.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 54) & 0x1FFFF);
             self.ul_kc_ge_w.next = self.p_user.val().get_bit(71);
             self.ol_next_le_w.next = self.p_user.val().get_bit(43);
         }
+        self.ul_nclamp.next = bit_cast::<8, 17>(self.ul_kc.val() & 0x7F);
+        if self.ul_kc_ge_w.val() {
+            self.ul_nclamp.next = bit_cast::<8, 17>(self.c_w.val());
+        }
         self.ul_ne_kc.next = self.ul_gt_kc.val() | self.ul_lt_kc.val();
         // Valid input octets: those keep enables, up to the ULPDU octets still expected; none
         // once the ULPDU's last beat has been taken.
-        self.vmask.next = self.pre.m_axis.keep.val() & !(self.c_ones.val() << self.nclamp.val());
+        self.vmask.next = self.pre.m_axis.keep.val();
+        if !self.first.val() {
+            self.vmask.next = self.pre.m_axis.keep.val() & self.vm_ul.q.val();
+        }
         if self.zero_q.q.val() {
             self.vmask.next = 0.into();
         }
@@ -406,9 +428,11 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             if self.ul_gt_kc.val() {
                 self.ulen.d.next = self.ul_kc.val();
                 self.ulen_ge_w.d.next = self.ul_kc_ge_w.val();
+                self.vm_ul.d.next = !(self.c_ones.val() << self.ul_nclamp.val());
             } else {
                 self.ulen.d.next = 0.into();
                 self.ulen_ge_w.d.next = false;
+                self.vm_ul.d.next = 0.into();
             }
             if self.first.val() {
                 self.overrun.d.next = self.ul_lt_kc.val();
@@ -455,6 +479,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.first_q.d.next = !self.busy.d.val() & !self.drain.d.val();
         self.zero_q.d.next = self.busy.d.val() & self.in_done.d.val();
         if self.rst.val() {
+            self.i_mid.d.next = false;
             self.first_q.d.next = true;
             self.zero_q.d.next = false;
             self.busy.d.next = false;

@@ -101,6 +101,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     c_ones_w: Constant<Bits<W>>,
     c_words: Constant<Bits<6>>,
     c_words2: Constant<Bits<7>>,
+    c_kmask: Constant<Bits<6>>,
     c_top: Constant<Bits<16>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
@@ -124,9 +125,12 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     tb_next: Signal<Local, Bits<7>>,
     d0: Signal<Local, Bits<8>>,
     d1: Signal<Local, Bits<7>>,
+    qw_a: Signal<Local, Bits<16>>,
+    qw_b: Signal<Local, Bits<16>>,
     pos: Signal<Local, Bits<32>>,
     // Gearbox, combinational.
     h_n: Signal<Local, Bits<6>>,
+    c_q: Signal<Local, Bits<6>>,
     h_hi: Signal<Local, Bits<32>>,
     h_last: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
@@ -176,6 +180,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
             c_words2: Constant::new(((2 * words) as u64).into()),
+            c_kmask: Constant::new(((words + 2).next_power_of_two() as u64 - 1).into()),
             c_top: c16(B - 32),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
@@ -198,8 +203,11 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             tb_next: Default::default(),
             d0: Default::default(),
             d1: Default::default(),
+            qw_a: Default::default(),
+            qw_b: Default::default(),
             pos: Default::default(),
             h_n: Default::default(),
+            c_q: Default::default(),
             h_hi: Default::default(),
             h_last: Default::default(),
             take: Default::default(),
@@ -283,7 +291,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         // lane (the last one into the sideband). With tb outside the beat nothing is inserted.
         self.sh.next = bit_cast::<16, 7>(self.tb.q.val()) << 5;
         self.mask_lo.next = !(self.c_ones.val() << self.sh.val());
-        self.mask_at.next = !(self.c_ones.val() << (self.sh.val() + 32)) & !self.mask_lo.val();
+        self.mask_at.next = !((self.c_ones.val() << self.sh.val()) << 32) & !self.mask_lo.val();
         self.exp_b.next = self.p_data.val();
         if self.markers.val() & self.tb_in.q.val() {
             self.exp_b.next = (self.p_data.val() & self.mask_lo.val())
@@ -306,6 +314,11 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         if self.ins.val() {
             self.tb_next.next = self.d1.val();
         }
+        self.qw_a.next = bit_cast::<16, 6>(self.n.val());
+        if self.in_mid.q.val() {
+            self.qw_a.next = self.qw.q.val() + bit_cast::<16, 6>(self.n.val());
+        }
+        self.qw_b.next = self.qw_a.val() + 1;
         if self.e_take.val() {
             self.tb.d.next = self.tb_next.val();
             self.tb_in.d.next =
@@ -317,17 +330,19 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             self.in_mid.d.next = !self.pre.m_axis.last.val();
             // FPDUPTR of the next beat's lane 0: this beat's words and inner Marker counted
             // (the leading Marker is not: FPDUPTR counts from the ULPDU_Length field).
-            self.qw.d.next = self.qw.q.val()
-                + bit_cast::<16, 6>(self.n.val())
-                + bit_cast::<16, 1>((self.ins.val() & !self.lead.val()).into());
-            if !self.in_mid.q.val() {
-                self.qw.d.next = bit_cast::<16, 6>(self.n.val())
-                    + bit_cast::<16, 1>((self.ins.val() & !self.lead.val()).into());
+            // Both sums are formed beside the Marker decision (carry select), which only picks.
+            self.qw.d.next = self.qw_a.val();
+            if self.ins.val() & !self.lead.val() {
+                self.qw.d.next = self.qw_b.val();
             }
         }
 
         // ---- Gearbox: acc[0..c) ++ the expanded beat; full beats out. ----
-        self.h_n.next = bit_cast::<6, EXP_USER>((self.head.m_axis.user.val() >> 17) & 0x3F);
+        // Word counts (c <= W/4, n <= W/4 + 1) masked to the bits they need, so that synthesis
+        // sees the upper bits are 0 and the sum and comparison stay narrow.
+        self.h_n.next =
+            bit_cast::<6, EXP_USER>(self.head.m_axis.user.val() >> 17) & self.c_kmask.val();
+        self.c_q.next = self.c.q.val() & self.c_kmask.val();
         self.h_hi.next = bit_cast::<32, EXP_USER>(self.head.m_axis.user.val() >> 23);
         self.h_last.next = self.head.m_axis.last.val();
         self.take.next = self.head.m_axis.valid.val()
@@ -337,7 +352,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         self.emit.next = self.take.val()
             | (self.out.s_axis.ready.val() & (self.tail.q.val() | self.c_full.q.val()));
         self.head.m_axis.ready.next = self.take.val();
-        self.total.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.h_n.val());
+        self.total.next = bit_cast::<7, 6>(self.c_q.val()) + bit_cast::<7, 6>(self.h_n.val());
         self.gt.next = self.total.val() > bit_cast::<7, 6>(self.c_words.val());
         // Data: the expanded beat rotated up by c lanes after acc's c words.
         self.acc.next = self.acc_h.q.val();
@@ -346,12 +361,12 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         }
         self.rot.next = self.head.m_axis.data.val();
         for s in 0..self.c_rot_l.len() {
-            if self.c.q.val().get_bit(s) {
+            if self.c_q.val().get_bit(s) {
                 self.rot.next = (self.rot.val() << self.c_rot_l[s].val())
                     | (self.rot.val() >> self.c_rot_r[s].val());
             }
         }
-        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 5));
+        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c_q.val()) << 5));
         self.merged.next =
             (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
         // The output beat: from acc alone (the tail of an FPDU, or acc full), else merged.
@@ -366,7 +381,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         if self.tail.q.val() | self.c_full.q.val() {
             self.out.s_axis.data.next = self.acc.val();
             self.out.s_axis.user.next = self.user_q.q.val();
-            self.words_out.next = bit_cast::<7, 6>(self.c.q.val());
+            self.words_out.next = bit_cast::<7, 6>(self.c_q.val());
             self.olast.next = self.tail.q.val();
         }
         self.out.s_axis.last.next = self.olast.val();
@@ -376,7 +391,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         // rotated into lanes 0..c, the extra word in lane c), else unchanged.
         self.acc_h.d.next = self.acc.val();
         self.acc_n.d.next = (self.rot.val() & self.mask_c.val())
-            | (bit_cast::<B, 32>(self.h_hi.val()) << (bit_cast::<16, 6>(self.c.q.val()) << 5));
+            | (bit_cast::<B, 32>(self.h_hi.val()) << (bit_cast::<16, 6>(self.c_q.val()) << 5));
         self.acc_use_n.d.next = self.take.val();
         if self.take.val() {
             self.user_q.d.next = bit_cast::<TX_FPDU_USER, EXP_USER>(self.head.m_axis.user.val());

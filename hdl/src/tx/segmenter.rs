@@ -184,6 +184,7 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     c_ones_w: Constant<Bits<W>>,
     c_words: Constant<Bits<6>>,
     c_wmask: Constant<Bits<6>>,
+    c_kmask: Constant<Bits<6>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
@@ -216,6 +217,8 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     // Combinational: gearbox.
     h_s: Signal<Local, Bits<6>>,
     h_k: Signal<Local, Bits<6>>,
+    room_q: Signal<Local, Bits<6>>,
+    c_q: Signal<Local, Bits<6>>,
     h_cb: Signal<Local, Bit>,
     h_seg_end: Signal<Local, Bit>,
     h_last: Signal<Local, Bit>,
@@ -336,6 +339,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
             c_wmask: Constant::new(((words - 1) as u64).into()),
+            c_kmask: Constant::new(((2 * words).next_power_of_two() as u64 - 1).into()),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
             kw: KeepWords::new(),
@@ -366,6 +370,8 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             fuser: Default::default(),
             h_s: Default::default(),
             h_k: Default::default(),
+            room_q: Default::default(),
+            c_q: Default::default(),
             h_cb: Default::default(),
             h_seg_end: Default::default(),
             h_last: Default::default(),
@@ -533,7 +539,12 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         }
         // ---- The gearbox, on the head fragment. ----
         self.h_s.next = bit_cast::<6, FRAG_USER>(self.head.m_axis.user.val() & 0x1F);
-        self.h_k.next = bit_cast::<6, FRAG_USER>((self.head.m_axis.user.val() >> 5) & 0x3F);
+        // Word counts (c, room, k) are at most W/4: masked to the bits that needs, so that
+        // synthesis sees the upper bits are 0 and the comparisons and sums stay narrow.
+        self.h_k.next =
+            bit_cast::<6, FRAG_USER>(self.head.m_axis.user.val() >> 5) & self.c_kmask.val();
+        self.room_q.next = self.room.q.val() & self.c_kmask.val();
+        self.c_q.next = self.c.q.val() & self.c_kmask.val();
         self.h_cb.next = self.head.m_axis.user.val().get_bit(12);
         self.h_seg_end.next = self.head.m_axis.user.val().get_bit(13);
         self.h_last.next = self.head.m_axis.last.val();
@@ -547,7 +558,11 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             & !self.f2_v.q.val()
             & !self.f3_v.q.val()
             & !self.head.m_axis.valid.val();
-        self.flush.next = self.idle_hit.q.val() & self.quiet.val();
+        // idle_hit is set only in a quiet cycle, and nothing can enter the F stages or the head
+        // slice in the cycle after one (no input was offered): behind idle_hit the path is
+        // still empty, so the flush needs only pend (it stays off the pipeline's valid bits and
+        // the input's). An FPDU offered in that very cycle opens the next segment.
+        self.flush.next = self.idle_hit.q.val() & self.pend.q.val();
         self.idle_cnt.d.next = 0.into();
         self.idle_hit.d.next = false;
         if self.quiet.val() {
@@ -587,9 +602,9 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             & self.c_full.q.val()
             & self.head.m_axis.valid.val()
             & (self.h_s0.val() | self.adjusted.q.val());
-        self.k_gt.next = self.h_k.val() > self.room.q.val();
-        self.k_eq.next = self.h_k.val() == self.room.q.val();
-        self.total.next = self.c.q.val() + self.h_k.val();
+        self.k_gt.next = self.h_k.val() > self.room_q.val();
+        self.k_eq.next = self.h_k.val() == self.room_q.val();
+        self.total.next = self.c_q.val() + self.h_k.val();
         self.b_emit.next = self.merge.val()
             & (self.k_gt.val() | self.h_seg_end.val() | (self.k_eq.val() & !self.h_last.val()));
         self.b_last.next = self.h_seg_end.val() & !self.k_gt.val();
@@ -610,7 +625,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         if self.acc_use_r.q.val() {
             self.acc.next = self.acc_r.q.val();
         }
-        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 5));
+        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c_q.val()) << 5));
         self.merged.next =
             (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
         // The output beat.
@@ -618,7 +633,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.o_last.next = self.b_last.val();
         self.out.s_axis.data.next = self.merged.val();
         if self.a_emit.val() {
-            self.o_words.next = self.c.q.val();
+            self.o_words.next = self.c_q.val();
             self.o_last.next = self.a_last.val();
             self.out.s_axis.data.next = self.acc.val();
         }
@@ -647,7 +662,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.acc_m.d.next = self.merged.val();
         self.acc_r.d.next = self.rot.val();
         self.acc_use_r.d.next = (self.merge.val() & self.k_gt.val()) | self.chain.val();
-        self.c_next.next = self.c.q.val();
+        self.c_next.next = self.c_q.val();
         if self.chain.val() {
             // acc went out; the fragment's k words are acc now.
             self.c_next.next = self.h_k.val();
@@ -664,8 +679,8 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         } else if self.merge.val() {
             if self.k_gt.val() {
                 // A full beat went out; the fragment's other k - room words stay.
-                self.c_next.next = self.h_k.val() - self.room.q.val();
-                self.room.d.next = self.c_words.val() + self.room.q.val() - self.h_k.val();
+                self.c_next.next = self.h_k.val() - self.room_q.val();
+                self.room.d.next = self.c_words.val() + self.room_q.val() - self.h_k.val();
                 self.c_full.d.next = false;
                 self.closing.d.next = self.h_seg_end.val();
                 self.pend.d.next = self.h_last.val() & !self.h_seg_end.val();
@@ -677,7 +692,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
                 self.pend.d.next = false;
             } else {
                 self.c_next.next = self.total.val();
-                self.room.d.next = self.room.q.val() - self.h_k.val();
+                self.room.d.next = self.room_q.val() - self.h_k.val();
                 self.c_full.d.next = self.k_eq.val();
                 self.closing.d.next = false;
                 self.pend.d.next = self.h_last.val();
@@ -688,7 +703,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.rot_amt.d.next = self.c_next.val() & self.c_wmask.val();
         self.adjusted.d.next = false;
         if self.adjust.val() {
-            self.rot_amt.d.next = (self.c.q.val() - self.h_s.val()) & self.c_wmask.val();
+            self.rot_amt.d.next = (self.c_q.val() - self.h_s.val()) & self.c_wmask.val();
             self.adjusted.d.next = true;
         }
 
