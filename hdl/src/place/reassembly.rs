@@ -414,6 +414,7 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     dend_rel: Signal<Local, Bits<17>>,
     pass_sum: Signal<Local, Bits<17>>,
     ptv: Vec<Signal<Local, Bits<17>>>,
+    pcv: Vec<Signal<Local, Bits<8>>>,
     free_found: Signal<Local, Bit>,
     fslot: Vec<Signal<Local, Bit>>,
     rec_after: Signal<Local, Bits<8>>,
@@ -660,6 +661,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             dend_rel: Default::default(),
             pass_sum: Default::default(),
             ptv: many(2 * RN - 1),
+            pcv: many(2 * RN - 1),
             free_found: Default::default(),
             fslot: many(RN),
             rec_after: Default::default(),
@@ -1092,11 +1094,22 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         // With out-of-order placement (state 17 counted them; all 0 without): the records are
         // the held pieces of the runs and the placed FPDUs (passed or not, and this segment's),
         // the held octets the runs' less the placed FPDUs'.
-        self.npl.next = 0.into();
+        // The placed table's valid entries, counted by an adder tree as the sums of stage 2 (a
+        // chain of RN increments here was rnic_rx_w8's critical path after pass_sum's tree).
         for i in 0..RN {
+            self.pcv[i].next = 0.into();
             if self.pv[i].q.val() {
-                self.npl.next = self.npl.val() + 1;
+                self.pcv[i].next = 1.into();
             }
+        }
+        for r in RN..(RN + 1_usize) {
+            for k in RN..(2 * RN - 1_usize) {
+                self.pcv[k].next =
+                    self.pcv[2 * k - 2 * r].val() + self.pcv[2 * k - 2 * r + 1].val();
+            }
+        }
+        for r in RN..(RN + 1_usize) {
+            self.npl.next = self.pcv[2 * r - 2].val();
         }
         self.placed_now.next = self.npl.val();
         self.rec_after.next = self.new_runs.val() - self.lp_nhp.q.val()
