@@ -103,6 +103,8 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     c_words2: Constant<Bits<7>>,
     c_kmask: Constant<Bits<6>>,
     c_top: Constant<Bits<16>>,
+    c_lane7: Vec<Constant<Bits<7>>>,
+    c_lane_mask: Vec<Constant<Bits<B>>>,
     c_rot_l: Vec<Constant<Bits<16>>>,
     c_rot_r: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
@@ -116,7 +118,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     lead: Signal<Local, Bit>,
     ptr: Signal<Local, Bits<16>>,
     marker: Signal<Local, Bits<32>>,
-    sh: Signal<Local, Bits<16>>,
+    marker_rep: Signal<Local, Bits<B>>,
     mask_lo: Signal<Local, Bits<B>>,
     mask_at: Signal<Local, Bits<B>>,
     exp_b: Signal<Local, Bits<B>>,
@@ -153,6 +155,13 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
         let words = W / 4;
         let stages = words.trailing_zeros() as usize;
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        let lane_mask = |j: usize| {
+            let mut m = Bits::<B>::default();
+            for b in 32 * j..32 * j + 32 {
+                m = m.replace_bit(b, true);
+            }
+            m
+        };
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -182,6 +191,8 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_words2: Constant::new(((2 * words) as u64).into()),
             c_kmask: Constant::new(((words + 2).next_power_of_two() as u64 - 1).into()),
             c_top: c16(B - 32),
+            c_lane7: (0..words).map(|j| Constant::new((j as u64).into())).collect(),
+            c_lane_mask: (0..words).map(|j| Constant::new(lane_mask(j))).collect(),
             c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
             c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
             kw: KeepWords::new(),
@@ -194,7 +205,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             lead: Default::default(),
             ptr: Default::default(),
             marker: Default::default(),
-            sh: Default::default(),
+            marker_rep: Default::default(),
             mask_lo: Default::default(),
             mask_at: Default::default(),
             exp_b: Default::default(),
@@ -289,13 +300,25 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             | (bit_cast::<32, 16>(self.ptr.val() & 0xFF) << 24);
         // Words before lane tb stay, the Marker goes to lane tb, the words after move up one
         // lane (the last one into the sideband). With tb outside the beat nothing is inserted.
-        self.sh.next = bit_cast::<16, 7>(self.tb.q.val()) << 5;
-        self.mask_lo.next = !(self.c_ones.val() << self.sh.val());
-        self.mask_at.next = !((self.c_ones.val() << self.sh.val()) << 32) & !self.mask_lo.val();
+        // Lane by lane (tb compared with each lane's index, the Marker word in every lane): no
+        // barrel shifter by tb on the data path.
+        self.mask_lo.next = 0.into();
+        self.mask_at.next = 0.into();
+        self.marker_rep.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.tb.q.val() > self.c_lane7[j].val() {
+                self.mask_lo.next = self.mask_lo.val() | self.c_lane_mask[j].val();
+            }
+            if self.tb.q.val() == self.c_lane7[j].val() {
+                self.mask_at.next = self.mask_at.val() | self.c_lane_mask[j].val();
+            }
+            self.marker_rep.next =
+                (self.marker_rep.val() << 32) | bit_cast::<B, 32>(self.marker.val());
+        }
         self.exp_b.next = self.p_data.val();
         if self.markers.val() & self.tb_in.q.val() {
             self.exp_b.next = (self.p_data.val() & self.mask_lo.val())
-                | ((bit_cast::<B, 32>(self.marker.val()) << self.sh.val()) & self.mask_at.val())
+                | (self.marker_rep.val() & self.mask_at.val())
                 | ((self.p_data.val() << 32) & !self.mask_lo.val() & !self.mask_at.val());
         }
         self.n_exp.next = self.n.val() + bit_cast::<6, 1>(self.ins.val().into());
