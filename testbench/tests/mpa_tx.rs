@@ -385,6 +385,54 @@ fn idle_limit_closes_a_waiting_segment_at_every_width_on_both_engines() {
     }
 }
 
+/// Whether the hardware's segments are exactly the golden model's for these ULPDUs.
+fn same_as_golden(settings: &TxSettings, ulpdus: &[TxUlpdu], got: &TxRun) -> bool {
+    let want = expected(settings, ulpdus);
+    got.segments.len() == want.segments.len()
+        && got.segments.iter().zip(&want.segments).all(|((q, p), w)| *q == w.seq && *p == w.payload)
+}
+
+/// The idle limit at its boundary (stop 27: the flush no longer waits for the input to be quiet
+/// in its own cycle): the second FPDU follows the first after every gap from 0 to past the
+/// limit plus the segmenter's latency, so one of the gaps offers it in the very cycle the first
+/// one's segment is closed. Every run's segments are the golden model's with the first FPDU
+/// either not pushed (both in one segment) or pushed (closed by the limit): nothing lost,
+/// duplicated or merged into a closed segment; and the sweep crosses from one to the other.
+#[test]
+fn idle_limit_boundary_keeps_every_fpdu_at_every_width_on_both_engines() {
+    let limit = 20u64;
+    let s = TxSettings { markers: true, crc: true, emss: 9000, seq: 0xFFFF_FF00, origin: 0 };
+    for w in hdl::export::WIDTHS {
+        for engine in ["rusthdl", "verilator"] {
+            let mut sim = mpa_tx(engine, w, None).unwrap();
+            let (mut merged, mut closed) = (0, 0);
+            for gap in 0..(limit as usize + 40) {
+                let u =
+                    vec![TxUlpdu::new(vec![0x11; 100], false), TxUlpdu::new(vec![0x22; 60], true)];
+                let opts = PacketRun {
+                    gaps: vec![gap, 0],
+                    settings: vec![("cfg_idle".into(), limit)],
+                    drain: 200,
+                    ..PacketRun::default()
+                };
+                let got = run_tx(sim.as_mut(), &s, &u, &opts).unwrap();
+                let pushed = vec![TxUlpdu { push: true, ..u[0].clone() }, u[1].clone()];
+                if same_as_golden(&s, &u, &got) {
+                    merged += 1;
+                } else {
+                    assert!(
+                        same_as_golden(&s, &pushed, &got),
+                        "{engine} W={w} gap {gap}: segments {:?} are neither golden outcome",
+                        got.segments.iter().map(|(q, p)| (*q, p.len())).collect::<Vec<_>>()
+                    );
+                    closed += 1;
+                }
+            }
+            assert!(merged > 0 && closed > 0, "{engine} W={w}: the sweep did not cross the limit");
+        }
+    }
+}
+
 /// The `mulpdu` output at its limits (RFC 5044 4.5 and section 3) on every width and both
 /// engines: EMSS values whose formula falls below 128, around the 64768-octet ULPDU limit
 /// (which the random traffic's EMSS of 128..9000 never reaches) and the 16-bit maximum, Markers
