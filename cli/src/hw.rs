@@ -7,6 +7,7 @@
 //!   top on the chosen engine, and prints per message the CRC value the hardware computed as
 //!   8 lowercase hex digits (the value, not the wire bytes: `83992352` for RFC 5044 Figure 5).
 
+use sim::Engine;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -39,10 +40,11 @@ pub struct HwCheck {
 /// delivers the Send of each figure's stream (Figure 6 after a Send of MSN 1) as the golden
 /// receiver does.
 pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
+    let engine = parse_engine(engine)?;
     let vectors = golden::vectors::all();
     let mut out = vec![];
     for w in hdl::export::WIDTHS {
-        let mut sim = sim::crc::engine_by_name(engine, &golden::crc::CRC32C, w)?;
+        let mut sim = sim::crc::crc_top(engine, &golden::crc::CRC32C, w)?;
         let mut msgs = vec![];
         for v in &vectors {
             msgs.push(v.wire[..v.wire.len() - 4].to_vec());
@@ -96,7 +98,7 @@ pub fn hardware_vector_checks(engine: &str) -> Result<Vec<HwCheck>, String> {
         let mut rx = sim::rx::mpa_rx(engine, w)?;
         for v in &vectors {
             let (cfg, stream) = v.receive_stream();
-            let segs = [sim::packet::InPacket { data: stream, user: cfg.offset as u64 | 1 << 32 }];
+            let segs = [sim::packet::InPacket::segment(stream, cfg.offset, true)];
             let settings = sim::rx::RxSettings {
                 markers: cfg.markers,
                 crc: cfg.crc,
@@ -185,15 +187,13 @@ pub fn sim_crc_cmd(width: usize, poly: &str, engine: &str) -> Result<(), String>
     check_width(width)?;
     let def = golden::crc::by_name(poly)
         .ok_or_else(|| format!("unknown --poly {poly} (use crc32c, williams or ethernet)"))?;
-    if !sim::crc::ENGINES.contains(&engine) {
-        return Err(format!("unknown --engine {engine} (use rusthdl or verilator)"));
-    }
+    let engine = parse_engine(engine)?;
     let mut messages = vec![];
     for (n, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| format!("cannot read standard input: {e}"))?;
         messages.push(parse_hex_line(&line).map_err(|e| format!("line {}: {e}", n + 1))?);
     }
-    let mut sim = sim::crc::engine_by_name(engine, &def, width)?;
+    let mut sim = sim::crc::crc_top(engine, &def, width)?;
     let (results, _) =
         sim::crc::run_messages(sim.as_mut(), &messages, &sim::crc::RunOptions::default())?;
     let mut so = std::io::stdout().lock();
@@ -213,7 +213,7 @@ pub fn sim_tx_cmd(
     vcd: Option<&std::path::Path>,
 ) -> Result<(), crate::CliError> {
     use crate::CliError;
-    check_sim_args(width, engine, vcd)?;
+    let engine = check_sim_args(width, engine, vcd)?;
     let ulpdus = crate::golden_cmds::parse_ulpdu_lines(&crate::golden_cmds::read_stdin()?)?;
     // The same input rules as `rnic frame` (RFC 5044 section 3 limit), with the same messages.
     for (n, u) in ulpdus.iter().enumerate() {
@@ -262,7 +262,7 @@ pub fn sim_rx_cmd(
 ) -> Result<(), crate::CliError> {
     use crate::CliError;
     use rand::{Rng, SeedableRng};
-    check_sim_args(width, engine, vcd)?;
+    let engine = check_sim_args(width, engine, vcd)?;
     let stream = golden::hex::decode(&crate::golden_cmds::read_stdin()?)
         .map_err(|e| CliError::input(e.to_string()))?;
     let limit = max_ulpdu.min(sim::rx::mpa_rx_max_ulpdu(width).map_err(CliError::usage)?);
@@ -281,8 +281,8 @@ pub fn sim_rx_cmd(
     }
     // FIN after the last octet (an empty stream is one null segment with FIN).
     match segments.last_mut() {
-        Some(s) => s.user |= 1 << 32,
-        None => segments.push(sim::packet::InPacket { data: vec![], user: seq as u64 | 1 << 32 }),
+        Some(s) => s.set_fin(),
+        None => segments.push(sim::packet::InPacket::segment(vec![], seq, true)),
     }
     let mut sim = sim::rx::mpa_rx_vcd(engine, width, vcd).map_err(CliError::usage)?;
     let settings = sim::rx::RxSettings {
@@ -314,24 +314,25 @@ pub fn sim_rx_cmd(
     }
 }
 
-/// The checks `rnic sim tx` and `rnic sim rx` share: the width, the engine, and a VCD only on
-/// the rust-hdl engine.
+/// The checks `rnic sim tx`, `rx` and `place` share: the width, the engine (returned), and a
+/// VCD only on the rust-hdl engine.
 fn check_sim_args(
     width: usize,
     engine: &str,
     vcd: Option<&std::path::Path>,
-) -> Result<(), crate::CliError> {
+) -> Result<Engine, crate::CliError> {
     use crate::CliError;
     check_width(width).map_err(CliError::usage)?;
-    if vcd.is_some() && engine != "rusthdl" {
+    let engine = parse_engine(engine).map_err(CliError::usage)?;
+    if vcd.is_some() && engine != Engine::RustHdl {
         return Err(CliError::usage("--vcd needs --engine rusthdl"));
     }
-    if !sim::crc::ENGINES.contains(&engine) {
-        return Err(CliError::usage(format!(
-            "unknown --engine {engine} (use rusthdl or verilator)"
-        )));
-    }
-    Ok(())
+    Ok(engine)
+}
+
+/// `--engine`'s value as an [`Engine`], or the usage error naming the option.
+fn parse_engine(engine: &str) -> Result<Engine, String> {
+    engine.parse().map_err(|_| format!("unknown --engine {engine} (use rusthdl or verilator)"))
 }
 
 fn check_width(w: usize) -> Result<(), String> {
@@ -394,7 +395,7 @@ pub fn sim_place_cmd(
     use crate::CliError;
     use golden::receiver::{Event, Receiver, ReceiverConfig, Verdict};
     use sim::traffic::LogEntry;
-    check_sim_args(width, engine, vcd)?;
+    let engine = check_sim_args(width, engine, vcd)?;
     let text = std::fs::read_to_string(config)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", config.display())))?;
     let cfg = ReceiverConfig::from_json(&text)
@@ -510,7 +511,7 @@ pub fn sim_place_cmd(
         "bursts": r[&hdl::place::reg::CNT_BURSTS],
         "octets_written": run.stats.octets_written,
         "cycles": run.stats.cycles,
-        "engine": engine,
+        "engine": engine.name(),
         "width": width,
     });
     let lines = sim::traffic::place_output(&cfg, &log, |t| memory.get(&t).copied(), Some(metrics));

@@ -27,6 +27,7 @@ pub mod keep_words;
 pub mod lutram;
 pub mod place;
 pub mod rx;
+pub mod sideband;
 pub mod skid;
 pub mod stream;
 pub mod stream_fifo;

@@ -6,6 +6,7 @@
 
 use hdl::board::pins::BOARDS;
 use sim::board::{board_core, BoardDriver};
+use sim::Engine;
 use std::time::Instant;
 
 fn main() -> Result<(), String> {
@@ -13,7 +14,7 @@ fn main() -> Result<(), String> {
     println!("|---|---|---|---|---|---|---|---|");
     for board in BOARDS {
         let i = board.info();
-        for (engine, cycles) in [("rusthdl", 20_000u64), ("verilator", 400_000)] {
+        for (engine, cycles) in [(Engine::RustHdl, 20_000u64), (Engine::Verilator, 400_000)] {
             let mut d = BoardDriver::new(board_core(engine, board)?)?;
             let t = Instant::now();
             d.run(cycles);

@@ -3,8 +3,9 @@
 //! harness (drivers, handshake monitors, result collection) at full rate, and the engine alone
 //! (inputs set, evaluated and clocked every cycle, no harness).
 
-use sim::crc::{engine_by_name, run_messages, RunOptions};
+use sim::crc::{crc_top, run_messages, RunOptions};
 use sim::CycleSim;
+use sim::Engine;
 use std::time::Instant;
 
 fn raw(sim: &mut dyn CycleSim, cycles: u64) -> f64 {
@@ -38,9 +39,9 @@ fn raw(sim: &mut dyn CycleSim, cycles: u64) -> f64 {
 fn main() {
     let def = golden::crc::CRC32C;
     for w in [8usize, 64] {
-        for engine in sim::crc::ENGINES {
-            let cycles = if engine == "verilator" { 2_000_000 } else { 20_000 };
-            let mut sim = engine_by_name(engine, &def, w).unwrap();
+        for engine in Engine::ALL {
+            let cycles = if engine == Engine::Verilator { 2_000_000 } else { 20_000 };
+            let mut sim = crc_top(engine, &def, w).unwrap();
             let raw_rate = raw(sim.as_mut(), cycles);
             // Harness: random messages of 1..3W bytes at full rate.
             let n = (cycles / 2) as usize;

@@ -9,6 +9,7 @@ use sim::icarus::{replay, Recorder, Trace};
 use sim::packet::{InPacket, PacketRun};
 use sim::stream::Pattern;
 use sim::verilator::VerilatorSim;
+use sim::Engine;
 use sim::{CycleSim, PortDir};
 use std::time::Instant;
 
@@ -82,7 +83,7 @@ fn main() {
         });
     }
     for w in [8, 64] {
-        let mut model = sim::tx::mpa_tx("rusthdl", w, None).unwrap();
+        let mut model = sim::tx::mpa_tx(Engine::RustHdl, w, None).unwrap();
         // Every fourth ULPDU pushed, the last one too (an unpushed last FPDU waits for a
         // successor).
         let n = if w == 8 { 32 } else { 64 };
@@ -99,7 +100,7 @@ fn main() {
         });
     }
     for w in [8, 64] {
-        let mut model = sim::rx::mpa_rx("rusthdl", w).unwrap();
+        let mut model = sim::rx::mpa_rx(Engine::RustHdl, w).unwrap();
         let ulpdus: Vec<Vec<u8>> = (0..(if w == 8 { 30 } else { 60 }))
             .map(|_| (0..r.gen_range(0..1500)).map(|_| r.gen()).collect())
             .collect();
@@ -129,7 +130,7 @@ fn main() {
         });
     }
     for w in [8, 64] {
-        let mut model = sim::place::rnic_rx("rusthdl", w).unwrap();
+        let mut model = sim::place::rnic_rx(Engine::RustHdl, w).unwrap();
         let t = sim::traffic::generate(&sim::traffic::TrafficOptions {
             messages: if w == 8 { 12 } else { 24 },
             markers: true,

@@ -22,6 +22,7 @@
 
 use sim::place::{hardware_placement, hardware_reassembly, run_rnic, RnicRunOptions};
 use sim::traffic::{generate, run_receiver, LogEntry, Scenario, TrafficOptions};
+use sim::Engine;
 
 fn main() {
     let seeds: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3);
@@ -38,7 +39,7 @@ fn main() {
 /// segment that carried the whole FPDU, in order or not) and peak held (its peak includes the
 /// partial FPDU at the edge, the hardware's does not).
 fn table_placement(seeds: u64, w: usize) {
-    let mut sim = sim::place::rnic_rx("verilator", w).expect("rnic_rx");
+    let mut sim = sim::place::rnic_rx(Engine::Verilator, w).expect("rnic_rx");
     println!();
     println!("W = {w}, out-of-order placement on");
     println!();
@@ -147,7 +148,7 @@ fn offer_list(
 }
 
 fn table(seeds: u64, w: usize) {
-    let mut sim = sim::place::rnic_rx("verilator", w).expect("rnic_rx");
+    let mut sim = sim::place::rnic_rx(Engine::Verilator, w).expect("rnic_rx");
     println!();
     println!("W = {w}");
     println!();

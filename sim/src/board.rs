@@ -4,6 +4,7 @@
 
 use crate::tx::block_engine;
 use crate::CycleSim;
+use crate::Engine;
 use hdl::board::checker::LoopbackChecker;
 use hdl::board::loopback::BoardLoopback;
 use hdl::board::pins::{Board, Hx8kCore, Ulx3sCore};
@@ -24,7 +25,7 @@ crate::direct_top!([const W: usize, const B: usize, const A: usize] BoardLoopbac
 });
 
 /// The traffic generator alone at `width` bytes per beat.
-pub fn traffic_gen(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn traffic_gen(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -34,7 +35,7 @@ pub fn traffic_gen(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, Stri
 }
 
 /// The loopback checker alone at `width` bytes per beat.
-pub fn checker(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn checker(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -45,7 +46,7 @@ pub fn checker(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> 
 
 /// The loopback core of `board` as the board runs it: the rust-hdl model or the exported
 /// `<board>_loopback_core` on Verilator.
-pub fn board_core(engine: &str, board: Board) -> Result<Box<dyn CycleSim>, String> {
+pub fn board_core(engine: Engine, board: Board) -> Result<Box<dyn CycleSim>, String> {
     let spec = hdl::export::board_spec(board);
     let mask = board.info().len_mask;
     match board {

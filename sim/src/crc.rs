@@ -11,6 +11,7 @@ use crate::stream::{
 };
 use crate::verilator::VerilatorSim;
 use crate::CycleSim;
+use crate::Engine;
 use golden::crc::CrcDef;
 use hdl::crc::{CrcCalc, CrcEngine};
 use hdl::export::{crc_calc_spec, export_block, export_top};
@@ -69,23 +70,23 @@ impl<const W: usize, const B: usize> DirectTop for CrcEngine<W, B> {
 /// The bare engine ([`CrcEngine`], strobe interface, ports `clk`, `rst`, `strobe`, `start`,
 /// `last`, `data`, `keep`, `crc_valid`, `crc`, `crc_bad`) on either engine, for tests of the
 /// interface later blocks use directly.
-pub fn bare_engine(engine: &str, def: &CrcDef, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn bare_engine(
+    engine: Engine,
+    def: &CrcDef,
+    width: usize,
+) -> Result<Box<dyn CycleSim>, String> {
     crc_calc_spec(*def, width)?;
     with_width!(width, |W, B| match engine {
-        "rusthdl" =>
+        Engine::RustHdl =>
             Ok(Box::new(RustHdlSim::new(CrcEngine::<W, B>::new(def))?) as Box<dyn CycleSim>),
-        "verilator" => {
+        Engine::Verilator => {
             let mut e = CrcEngine::<W, B>::new(def);
             let name = format!("crc_engine_{}_w{W}", def.name);
             let top = export_block(&name, &mut e, "CrcEngine alone (testbench use)")?;
             Ok(Box::new(VerilatorSim::build(&top)?) as Box<dyn CycleSim>)
         }
-        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
     })
 }
-
-/// The engine names the CLI and tests use.
-pub const ENGINES: [&str; 2] = ["rusthdl", "verilator"];
 
 /// The CRC top for `def` at `width` bytes on the rust-hdl engine (VCD to `vcd` if given).
 pub fn rusthdl_engine(
@@ -109,12 +110,11 @@ pub fn verilator_engine(def: &CrcDef, width: usize) -> Result<Box<dyn CycleSim>,
     Ok(Box::new(VerilatorSim::build(&top)?))
 }
 
-/// Either engine by name (`rusthdl` or `verilator`).
-pub fn engine_by_name(name: &str, def: &CrcDef, width: usize) -> Result<Box<dyn CycleSim>, String> {
-    match name {
-        "rusthdl" => rusthdl_engine(def, width, None),
-        "verilator" => verilator_engine(def, width),
-        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
+/// The CRC top on either engine.
+pub fn crc_top(engine: Engine, def: &CrcDef, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    match engine {
+        Engine::RustHdl => rusthdl_engine(def, width, None),
+        Engine::Verilator => verilator_engine(def, width),
     }
 }
 
@@ -226,7 +226,11 @@ pub fn run_messages(
             errors.push(format!("result {i}: keep {:#x} last {} (want 0xf, 1)", b.keep, b.last));
         }
         let crc = u32::from_le_bytes([b.data[0], b.data[1], b.data[2], b.data[3]]);
-        results.push(CrcResult { crc, bad: b.user & 1 != 0, latency: cyc - src.last_cycles[i] });
+        results.push(CrcResult {
+            crc,
+            bad: hdl::sideband::CrcResultUser::unpack(b.user).bad,
+            latency: cyc - src.last_cycles[i],
+        });
     }
     if !errors.is_empty() {
         return Err(errors.join("\n"));

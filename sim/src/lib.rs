@@ -1,5 +1,6 @@
 //! Cycle-level simulation of the hardware blocks, with two engines behind one interface.
 //!
+//! - [`Engine`]: which engine a builder makes ([`Engine::RustHdl`] or [`Engine::Verilator`]).
 //! - [`CycleSim`]: set inputs, settle, read outputs, step the clock. Ports are addressed by
 //!   index into [`CycleSim::ports`], under their exported AXI4-Stream names (`s_axis_tdata`).
 //! - [`rusthdl::RustHdlSim`]: drives the rust-hdl model directly (no threads), VCD on request.
@@ -24,6 +25,7 @@
 
 pub mod board;
 pub mod crc;
+pub mod engine;
 pub mod icarus;
 pub mod locate;
 pub mod lockstep;
@@ -38,6 +40,7 @@ pub mod traffic;
 pub mod tx;
 pub mod verilator;
 
+pub use engine::Engine;
 pub use hdl::export::{Port, PortDir};
 
 /// Number of 64-bit words a port of `width` bits takes.

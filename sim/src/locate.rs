@@ -7,6 +7,7 @@ use crate::packet::{packet_beats, InPacket};
 use crate::stream::{HandshakeMonitor, Pattern, ReadyDriver, StreamDriver, StreamPorts};
 use crate::tx::block_engine;
 use crate::CycleSim;
+use crate::Engine;
 use hdl::place::locate::PlaceLocate;
 use hdl::with_width;
 
@@ -20,7 +21,7 @@ crate::direct_top!([const W: usize, const B: usize] PlaceLocate<W, B> {
 });
 
 /// The locator alone at `width` bytes per beat.
-pub fn locator(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn locator(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -147,7 +148,7 @@ pub fn run_locate(
         sim.set_u64(cv, seg.chain.is_some() as u64);
         sim.set_u64(cs, seg.chain.unwrap_or(0) as u64);
         src.push(packet_beats(
-            &[InPacket { data: seg.bytes.clone(), user: seg.seq as u64 }],
+            &[InPacket::segment(seg.bytes.clone(), seg.seq, false)],
             s.width,
             0xA5,
         ));

@@ -40,6 +40,20 @@ pub struct InPacket {
     pub user: u64,
 }
 
+impl InPacket {
+    /// A TCP segment for the receive side: `data` from sequence number `seq`, FIN when the
+    /// stream ends after it ([`hdl::sideband::RxSegmentUser`]).
+    pub fn segment(data: Vec<u8>, seq: u32, fin: bool) -> Self {
+        InPacket { data, user: hdl::sideband::RxSegmentUser { seq: seq as u64, fin }.pack() }
+    }
+
+    /// This segment with FIN set (the stream ends after it).
+    pub fn set_fin(&mut self) {
+        let f = hdl::sideband::RxSegmentUser::unpack(self.user);
+        self.user = hdl::sideband::RxSegmentUser { fin: true, ..f }.pack();
+    }
+}
+
 /// Options of [`run_packets`].
 #[derive(Clone, Debug)]
 pub struct PacketRun {

@@ -24,12 +24,14 @@ use crate::stream::{
     HandshakeMonitor, Pattern, PatternGen, ReadyDriver, StreamDriver, StreamPorts,
 };
 use crate::traffic::TcpSegment;
+use crate::Engine;
 use crate::{words_for, CycleSim};
 use golden::ddp::TerminateCode;
 use golden::receiver::{Delivery, Event, ReceiveError, ReceiverConfig, Target};
 use hdl::place::rnic_rx::{RnicRx, POSTED_SLOT_BITS, STAG_INDEX_BITS};
 use hdl::place::{record, reg};
 use hdl::rx::mpa_rx::buffer_bits;
+use hdl::sideband::RxSegmentUser;
 use hdl::with_width;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -49,7 +51,7 @@ pub const POSTED_PER_QUEUE: usize = 1 << (POSTED_SLOT_BITS - 2);
 /// `rnic_rx_w<W>` on either engine (the rust-hdl model, VCD to `vcd` if given; or the exported
 /// Verilog on Verilator).
 pub fn rnic_rx_vcd(
-    engine: &str,
+    engine: Engine,
     width: usize,
     vcd: Option<&std::path::Path>,
 ) -> Result<Box<dyn CycleSim>, String> {
@@ -69,7 +71,7 @@ pub fn rnic_rx_vcd(
 }
 
 /// [`rnic_rx_vcd`] without a waveform.
-pub fn rnic_rx(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn rnic_rx(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     rnic_rx_vcd(engine, width, None)
 }
 
@@ -525,7 +527,7 @@ pub fn in_order_packets(segments: &[TcpSegment], origin: u32) -> Vec<crate::pack
         let seq = origin.wrapping_add(first as u32);
         out.push(crate::packet::InPacket {
             data: payload.clone(),
-            user: seq as u64 | (s.fin as u64) << 32,
+            user: RxSegmentUser { seq: seq as u64, fin: s.fin }.pack(),
         });
         edge = edge.max(first + payload.len() as u64);
         fin_sent |= s.fin;
@@ -944,7 +946,7 @@ pub fn run_rnic(
             .iter()
             .map(|x| crate::packet::InPacket {
                 data: x.payload.clone(),
-                user: x.seq as u64 | (x.fin as u64) << 32,
+                user: RxSegmentUser { seq: x.seq as u64, fin: x.fin }.pack(),
             })
             .collect()
     } else {
@@ -1444,7 +1446,7 @@ pub fn workload(kind: Workload, n: usize, markers: bool) -> (ReceiverConfig, Vec
 /// per cycle and TCP segment beats taken per cycle, from the first segment beat to the last
 /// memory write beat; and the run itself.
 pub fn measure_rate(
-    engine: &str,
+    engine: Engine,
     width: usize,
     kind: Workload,
     n: usize,
@@ -1462,7 +1464,7 @@ pub fn measure_rate(
 
 /// Cycles from the transfer of an FPDU's last octet to its first memory write beat, for one
 /// RDMA Write of `size` octets alone in one segment.
-pub fn measure_latency(engine: &str, width: usize, size: usize) -> Result<u64, String> {
+pub fn measure_latency(engine: Engine, width: usize, size: usize) -> Result<u64, String> {
     let (cfg, mut segments) = workload(Workload::Writes4K, 1, false);
     // One FPDU of `size` octets of payload, in one segment.
     let v = golden::ddp::ProtocolVersion::Rfc5040;

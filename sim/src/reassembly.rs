@@ -7,7 +7,9 @@ use crate::stream::{HandshakeMonitor, Pattern, ReadyDriver, StreamDriver, Stream
 use crate::traffic::TcpSegment;
 use crate::tx::block_engine;
 use crate::CycleSim;
+use crate::Engine;
 use hdl::place::reassembly::{ring_bits, PlaceReassembly, RECORD_ENTRIES};
+use hdl::sideband::RxSegmentUser;
 use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize, const D: usize, const RN: usize]
@@ -24,7 +26,7 @@ crate::direct_top!([const W: usize, const B: usize, const D: usize, const RN: us
 
 /// The reassembly block alone at `width` bytes per beat: a 64 KiB ring and
 /// [`RECORD_ENTRIES`] records, as `rnic_rx` builds it.
-pub fn reassembly(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn reassembly(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| {
         const D: usize = ring_bits(W);
@@ -143,7 +145,10 @@ pub fn run_reassembly(
     }
     let packets: Vec<InPacket> = segments
         .iter()
-        .map(|x| InPacket { data: x.payload.clone(), user: x.seq as u64 | (x.fin as u64) << 32 })
+        .map(|x| InPacket {
+            data: x.payload.clone(),
+            user: RxSegmentUser { seq: x.seq as u64, fin: x.fin }.pack(),
+        })
         .collect();
     let beats = packet_beats(&packets, s.width, 0x5A);
     let total_in = beats.len() as u64;
@@ -220,16 +225,16 @@ pub fn run_reassembly(
         let n = hdl::stream::keep_len(b.keep, m.width)
             .ok_or_else(|| format!("cycle {cyc}: keep {:#x} not contiguous", b.keep))?;
         let seg = cur.get_or_insert_with(|| OutSegment {
-            seq: b.user as u32,
+            seq: RxSegmentUser::unpack(b.user).seq as u32,
             fin: false,
             data: Vec::new(),
         });
-        if b.user as u32 != seg.seq {
+        if RxSegmentUser::unpack(b.user).seq as u32 != seg.seq {
             return Err(format!("cycle {cyc}: tuser changed inside a segment"));
         }
         seg.data.extend_from_slice(&b.data[..n]);
         if b.last {
-            seg.fin = b.user >> 32 & 1 != 0;
+            seg.fin = RxSegmentUser::unpack(b.user).fin;
             run.out.push(cur.take().expect("segment"));
         } else if n != m.width {
             return Err(format!("cycle {cyc}: a beat that is not last has {n} octets"));

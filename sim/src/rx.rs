@@ -3,12 +3,14 @@
 
 use crate::tx::block_engine;
 use crate::CycleSim;
+use crate::Engine;
 use hdl::rx::crc_check::RxCrcCheck;
 use hdl::rx::delineator::RxDelineator;
 use hdl::rx::marker_stripper::RxMarkerStripper;
 use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
 use hdl::rx::realigner::RxRealigner;
 use hdl::rx::release::RxRelease;
+use hdl::sideband::RxUlpduUser;
 use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize] RxRealigner<W, B> {
@@ -30,7 +32,7 @@ crate::direct_top!([const W: usize, const B: usize] RxMarkerStripper<W, B> {
 });
 
 /// The realigner alone at `width` bytes per beat.
-pub fn realigner(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn realigner(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -40,7 +42,7 @@ pub fn realigner(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String
 }
 
 /// The delineator alone at `width` bytes per beat.
-pub fn delineator(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn delineator(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -50,7 +52,7 @@ pub fn delineator(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, Strin
 }
 
 /// The CRC check alone at `width` bytes per beat.
-pub fn crc_check(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn crc_check(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -60,7 +62,7 @@ pub fn crc_check(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String
 }
 
 /// The Marker stripper (and PAD/CRC removal) alone at `width` bytes per beat.
-pub fn marker_stripper(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn marker_stripper(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -81,7 +83,7 @@ crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRx<W, B, 
 
 /// The release buffer alone at `width` bytes per beat: 16 beats when `small` (to test a full
 /// buffer), otherwise the size `mpa_rx` uses (16 KiB).
-pub fn release(engine: &str, width: usize, small: bool) -> Result<Box<dyn CycleSim>, String> {
+pub fn release(engine: Engine, width: usize, small: bool) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| {
         const A: usize = buffer_bits(W);
@@ -96,7 +98,7 @@ pub fn release(engine: &str, width: usize, small: bool) -> Result<Box<dyn CycleS
 /// The receive datapath `mpa_rx` at `width` bytes per beat, as exported (`mpa_rx_w<W>`, a 16 KiB
 /// release buffer); `vcd` (rusthdl only) writes every signal.
 pub fn mpa_rx_vcd(
-    engine: &str,
+    engine: Engine,
     width: usize,
     vcd: Option<&std::path::Path>,
 ) -> Result<Box<dyn CycleSim>, String> {
@@ -108,7 +110,7 @@ pub fn mpa_rx_vcd(
 }
 
 /// [`mpa_rx_vcd`] without a waveform.
-pub fn mpa_rx(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn mpa_rx(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     mpa_rx_vcd(engine, width, None)
 }
 
@@ -199,15 +201,16 @@ pub fn run_rx(
         if error.is_some() {
             return Err(format!("packet {i} came after the error packet"));
         }
-        let seq = u as u32;
-        if u >> 48 & 1 != 0 {
+        let f = RxUlpduUser::unpack(u);
+        let seq = f.seq as u32;
+        if f.err {
             if !p.data.is_empty() || p.users.len() != 1 {
                 return Err(format!("packet {i}: the error packet is not one null beat"));
             }
-            error = Some(RxError { seq, code: (u >> 49 & 3) as u8 });
+            error = Some(RxError { seq, code: f.code as u8 });
             continue;
         }
-        let len = (u >> 32 & 0xFFFF) as usize;
+        let len = f.len as usize;
         if len != p.data.len() {
             return Err(format!(
                 "packet {i}: {} octets released for ULPDU_Length {len}",
@@ -224,7 +227,7 @@ pub fn run_rx(
 /// octets framed with CRCs (and Markers when `markers`), one TCP segment per FPDU, no idle and no
 /// backpressure.
 pub fn measure_rate(
-    engine: &str,
+    engine: Engine,
     width: usize,
     size: usize,
     n: usize,
@@ -242,7 +245,7 @@ pub fn measure_rate(
         seq = seq.wrapping_add(len);
     }
     if let Some(s) = segs.last_mut() {
-        s.user |= 1 << 32;
+        s.set_fin();
     }
     let mut sim = mpa_rx(engine, width)?;
     let settings = RxSettings { markers, crc: true, seq: 0, origin: 0, max_ulpdu: 65535 };
@@ -258,7 +261,7 @@ pub fn measure_rate(
 
 /// Cycles from the transfer of an FPDU's last octet to the transfer of its ULPDU's first beat,
 /// for one FPDU (a `size`-octet ULPDU, CRC on, no Markers) alone in one segment.
-pub fn measure_latency(engine: &str, width: usize, size: usize) -> Result<u64, String> {
+pub fn measure_latency(engine: Engine, width: usize, size: usize) -> Result<u64, String> {
     let cfg = golden::fpdu::FramingConfig { markers: false, crc: true, offset: 0 };
     let u: Vec<u8> = (0..size).map(|i| i as u8).collect();
     let fp =
@@ -266,7 +269,7 @@ pub fn measure_latency(engine: &str, width: usize, size: usize) -> Result<u64, S
     let mut sim = mpa_rx(engine, width)?;
     let settings = RxSettings { markers: false, crc: true, seq: 0, origin: 0, max_ulpdu: 65535 };
     let opts = crate::packet::PacketRun { expect_packets: Some(1), ..Default::default() };
-    let seg = [crate::packet::InPacket { data: fp, user: 1 << 32 }];
+    let seg = [crate::packet::InPacket::segment(fp, 0, true)];
     let run = run_rx(sim.as_mut(), &settings, &seg, &opts)?;
     Ok(run.stats.packets[0].first_cycle - run.stats.in_last_cycles[0])
 }

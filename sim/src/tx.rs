@@ -4,7 +4,9 @@
 use crate::rusthdl::RustHdlSim;
 use crate::verilator::VerilatorSim;
 use crate::CycleSim;
+use crate::Engine;
 use hdl::export::export_block;
+use hdl::sideband::TxUlpduUser;
 use hdl::tx::crc_unit::TxCrcUnit;
 use hdl::tx::framer::TxFramer;
 use hdl::tx::marker_inserter::TxMarkerInserter;
@@ -39,22 +41,21 @@ crate::direct_top!([const W: usize, const B: usize] MpaTx<W, B> {
 /// Any block on either engine: the rust-hdl model driven directly (`rusthdl`) or its exported
 /// Verilog, named `name`, on Verilator (`verilator`).
 pub fn block_engine<T: crate::rusthdl::DirectTop + 'static>(
-    engine: &str,
+    engine: Engine,
     name: &str,
     mut block: T,
 ) -> Result<Box<dyn CycleSim>, String> {
     match engine {
-        "rusthdl" => Ok(Box::new(RustHdlSim::new(block)?)),
-        "verilator" => {
+        Engine::RustHdl => Ok(Box::new(RustHdlSim::new(block)?)),
+        Engine::Verilator => {
             let top = export_block(name, &mut block, &format!("{name} (testbench build)"))?;
             Ok(Box::new(VerilatorSim::build(&top)?))
         }
-        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
     }
 }
 
 /// The framer alone at `width` bytes per beat.
-pub fn framer(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn framer(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -64,7 +65,7 @@ pub fn framer(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
 }
 
 /// The Marker inserter alone at `width` bytes per beat.
-pub fn marker_inserter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn marker_inserter(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -74,7 +75,7 @@ pub fn marker_inserter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, 
 }
 
 /// The CRC unit alone at `width` bytes per beat.
-pub fn crc_unit(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn crc_unit(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -84,7 +85,7 @@ pub fn crc_unit(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String>
 }
 
 /// The segmenter alone at `width` bytes per beat.
-pub fn segmenter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String> {
+pub fn segmenter(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| block_engine(
         engine,
@@ -94,36 +95,35 @@ pub fn segmenter(engine: &str, width: usize) -> Result<Box<dyn CycleSim>, String
 }
 
 /// An exported top on either engine: the rust-hdl model `make` builds (every signal to `vcd` if
-/// given; rusthdl only) or the exported Verilog of `spec` on Verilator.
+/// given; [`Engine::RustHdl`] only) or the exported Verilog of `spec` on Verilator.
 pub fn top_engine<T: crate::rusthdl::DirectTop + 'static>(
-    engine: &str,
+    engine: Engine,
     spec: &hdl::export::TopSpec,
     make: impl FnOnce() -> T,
     vcd: Option<&std::path::Path>,
 ) -> Result<Box<dyn CycleSim>, String> {
     match engine {
-        "rusthdl" => {
+        Engine::RustHdl => {
             let mut sim = RustHdlSim::new(make())?;
             if let Some(p) = vcd {
                 sim = sim.with_vcd(p)?;
             }
             Ok(Box::new(sim))
         }
-        "verilator" => {
+        Engine::Verilator => {
             if vcd.is_some() {
                 return Err("a VCD needs the rusthdl engine".into());
             }
             let top = hdl::export::export_top(spec)?;
             Ok(Box::new(VerilatorSim::build(&top)?))
         }
-        other => Err(format!("unknown engine {other} (use rusthdl or verilator)")),
     }
 }
 
 /// The transmit datapath `mpa_tx` at `width` bytes per beat: the rust-hdl model (VCD to `vcd`
 /// if given) or the exported `mpa_tx_w<W>.v` on Verilator.
 pub fn mpa_tx(
-    engine: &str,
+    engine: Engine,
     width: usize,
     vcd: Option<&std::path::Path>,
 ) -> Result<Box<dyn CycleSim>, String> {
@@ -194,7 +194,9 @@ pub fn run_tx(
         .iter()
         .map(|u| crate::packet::InPacket {
             data: u.data.clone(),
-            user: (u.declared as u64 & 0xFFFF) | ((u.push as u64) << 16),
+            // ULPDU_Length is the declared length's low 16 bits (the framer checks the rest
+            // against the octets it gets).
+            user: TxUlpduUser { len: u.declared as u64 & 0xFFFF, push: u.push }.pack(),
         })
         .collect();
     let opts = crate::packet::PacketRun {

@@ -2,6 +2,7 @@
 //! a debugging aid for throughput (prints cycles and beats per block).
 use golden::fpdu::FramingConfig;
 use sim::packet::{run_packets, InPacket, PacketRun};
+use sim::Engine;
 use testbench::tx::{fpdu_user, framed_fpdus, plain_fpdu};
 
 fn report(name: &str, res: &sim::packet::PacketResult) {
@@ -13,11 +14,11 @@ fn report(name: &str, res: &sim::packet::PacketResult) {
 fn main() {
     let w: usize = std::env::args().nth(1).map(|a| a.parse().unwrap()).unwrap_or(4);
     let ulpdus: Vec<Vec<u8>> = (0..100).map(|k| vec![k as u8; 1000 + 7 * k]).collect();
-    let mut f = sim::tx::framer("verilator", w).unwrap();
+    let mut f = sim::tx::framer(Engine::Verilator, w).unwrap();
     let p: Vec<InPacket> =
         ulpdus.iter().map(|u| InPacket { data: u.clone(), user: u.len() as u64 }).collect();
     report("framer", &run_packets(f.as_mut(), &p, &PacketRun::default()).unwrap());
-    let mut m = sim::tx::marker_inserter("verilator", w).unwrap();
+    let mut m = sim::tx::marker_inserter(Engine::Verilator, w).unwrap();
     let p: Vec<InPacket> = ulpdus
         .iter()
         .map(|u| InPacket { data: plain_fpdu(u), user: fpdu_user(u.len(), true, true, false) })
@@ -29,9 +30,9 @@ fn main() {
         .zip(&ulpdus)
         .map(|(f, u)| InPacket { data: f.clone(), user: fpdu_user(u.len(), true, true, false) })
         .collect();
-    let mut c = sim::tx::crc_unit("verilator", w).unwrap();
+    let mut c = sim::tx::crc_unit(Engine::Verilator, w).unwrap();
     report("crc unit", &run_packets(c.as_mut(), &p, &PacketRun::default()).unwrap());
-    let mut s = sim::tx::segmenter("verilator", w).unwrap();
+    let mut s = sim::tx::segmenter(Engine::Verilator, w).unwrap();
     let opts = PacketRun { settings: vec![("cfg_emss".into(), 65535)], ..Default::default() };
     let p: Vec<InPacket> = p
         .iter()

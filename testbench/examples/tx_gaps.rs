@@ -3,10 +3,11 @@
 use rand::Rng;
 use sim::packet::PacketRun;
 use sim::tx::{mpa_tx, run_tx, TxSettings, TxUlpdu};
+use sim::Engine;
 
 fn main() {
     let w: usize = std::env::args().nth(1).map(|a| a.parse().unwrap()).unwrap_or(64);
-    let mut sim = mpa_tx("verilator", w, None).unwrap();
+    let mut sim = mpa_tx(Engine::Verilator, w, None).unwrap();
     let mut r = testbench::rng(5);
     let s = TxSettings { markers: true, crc: true, emss: 9000, seq: 0, origin: 0 };
     let u: Vec<TxUlpdu> =

@@ -142,6 +142,7 @@ pub mod tx_golden {
 /// Receive-side stimulus: segments cut from a byte stream, and word streams for the blocks after
 /// the realigner.
 pub mod rx {
+    use hdl::sideband::{RxSegmentUser, RxWordUser};
     use rand::Rng;
     use rand_chacha::ChaCha8Rng;
     use sim::packet::InPacket;
@@ -160,13 +161,13 @@ pub mod rx {
         while at < stream.len() {
             let n = r.gen_range(1..=max).min(stream.len() - at);
             let s = seq.wrapping_add(at as u32);
-            out.push(InPacket { data: stream[at..at + n].to_vec(), user: s as u64 });
+            out.push(InPacket::segment(stream[at..at + n].to_vec(), s, false));
             at += n;
         }
         if fin {
             match out.last_mut() {
-                Some(p) => p.user |= 1 << 32,
-                None => out.push(InPacket { data: vec![], user: (seq as u64) | (1 << 32) }),
+                Some(p) => p.set_fin(),
+                None => out.push(InPacket::segment(vec![], seq, true)),
             }
         }
         out
@@ -186,14 +187,16 @@ pub mod rx {
     ) {
         let mut out = Vec::new();
         for (i, g) in segs.iter().enumerate() {
-            let start = (g.user as u32).wrapping_sub(seq) as usize;
+            let f = RxSegmentUser::unpack(g.user);
+            let start = (f.seq as u32).wrapping_sub(seq) as usize;
             let mut g = g.clone();
             if i % 3 == 1 && start > 0 {
                 let back = r.gen_range(1..=start.min(max_back));
                 g.data = stream[start - back..start + g.data.len()].to_vec();
-                g.user = (g.user & (1 << 32)) | seq.wrapping_add((start - back) as u32) as u64;
+                let s = seq.wrapping_add((start - back) as u32) as u64;
+                g.user = RxSegmentUser { seq: s, ..f }.pack();
             }
-            if i % 7 == 3 && g.user >> 32 == 0 {
+            if i % 7 == 3 && !f.fin {
                 out.push(g.clone());
             }
             out.push(g);
@@ -211,7 +214,7 @@ pub mod rx {
         loop {
             let left = words.len() - at;
             if left <= w {
-                let user = 1 | ((lost as u64) << 1);
+                let user = RxWordUser { fin: true, lost }.pack();
                 out.push(InPacket { data: words[at..].to_vec(), user });
                 break;
             }
@@ -256,7 +259,7 @@ pub mod rx_check {
     /// ULPDUs and error; returns the run.
     #[allow(clippy::too_many_arguments)]
     pub fn check(
-        engine: &str,
+        engine: sim::Engine,
         w: usize,
         cfg: FramingConfig,
         stream: &[u8],
@@ -267,7 +270,7 @@ pub mod rx_check {
         what: &str,
     ) -> RxRun {
         let mut sim = sim::rx::mpa_rx(engine, w).unwrap();
-        check_on(sim.as_mut(), engine, w, cfg, stream, segments, seq, limit, opts, what)
+        check_on(sim.as_mut(), engine.name(), w, cfg, stream, segments, seq, limit, opts, what)
     }
 
     /// [`check`] on a simulation already built (`mpa_rx` at `w`; it is reset first).

@@ -15,11 +15,13 @@
 
 use golden::traffic::{traffic_push, traffic_ulpdus};
 use hdl::board::pins::{Board, BOARDS};
+use hdl::sideband::RxUlpduUser;
 use sim::board::{board_core, checker, traffic_gen, BoardDriver, BoardStatus};
 use sim::stream::{
     message_beats, HandshakeMonitor, Pattern, ReadyDriver, StreamDriver, StreamPorts,
 };
 use sim::CycleSim;
+use sim::Engine;
 
 fn reset(sim: &mut dyn CycleSim, mask: u16) {
     let p = sim.port("cfg_len_mask").unwrap();
@@ -28,7 +30,7 @@ fn reset(sim: &mut dyn CycleSim, mask: u16) {
 }
 
 /// Collects `n` ULPDUs from the generator under random backpressure.
-fn generator_sends_golden_traffic(engine: &str, w: usize) {
+fn generator_sends_golden_traffic(engine: Engine, w: usize) {
     let mask = 0x1FF;
     let n = 24;
     let mut sim = traffic_gen(engine, w).unwrap();
@@ -90,7 +92,7 @@ enum Damage {
 }
 
 /// Feeds the checker ten golden ULPDUs (as `mpa_rx` delivers them) with `damage`.
-fn check_run(engine: &str, w: usize, damage: Damage) -> (u64, u64, bool, bool, u64) {
+fn check_run(engine: Engine, w: usize, damage: Damage) -> (u64, u64, bool, bool, u64) {
     let mask = 0xFF;
     let mut sim = checker(engine, w).unwrap();
     let s = StreamPorts::find(sim.as_ref(), "s_axis").unwrap();
@@ -107,10 +109,11 @@ fn check_run(engine: &str, w: usize, damage: Damage) -> (u64, u64, bool, bool, u
         if damage == Damage::Length(k) {
             len ^= 4;
         }
-        src.push(message_beats(&u, w, (len << 32) | 0x1000 + k as u64, 0xA5));
+        let user = RxUlpduUser { seq: 0x1000 + k as u64, len, ..Default::default() }.pack();
+        src.push(message_beats(&u, w, user, 0xA5));
         if let Damage::ErrorPacket(ek, code) = damage {
             if ek == k {
-                let user = 1 << 48 | code << 49 | 0x2000;
+                let user = RxUlpduUser { seq: 0x2000, len: 0, err: true, code }.pack();
                 src.push(message_beats(&[], w, user, 0));
             }
         }
@@ -133,7 +136,7 @@ fn check_run(engine: &str, w: usize, damage: Damage) -> (u64, u64, bool, bool, u
     (get("ok"), get("bad"), get("mismatch") != 0, get("rx_error") != 0, get("rx_code"))
 }
 
-fn checker_counts_and_flags(engine: &str, w: usize) {
+fn checker_counts_and_flags(engine: Engine, w: usize) {
     assert_eq!(check_run(engine, w, Damage::None), (10, 0, false, false, 0), "{engine} W={w}");
     // Lengths of the first ULPDUs with mask 0xFF: pick a ULPDU with at least 8 octets.
     let ulpdus = traffic_ulpdus(10, 0xFF);
@@ -172,13 +175,13 @@ macro_rules! unit_tests {
 }
 
 unit_tests! {
-    generator_and_checker_rusthdl_w4: "rusthdl", 4;
-    generator_and_checker_rusthdl_w8: "rusthdl", 8;
-    generator_and_checker_rusthdl_w16: "rusthdl", 16;
-    generator_and_checker_rusthdl_w32: "rusthdl", 32;
-    generator_and_checker_rusthdl_w64: "rusthdl", 64;
-    generator_and_checker_verilator_w8: "verilator", 8;
-    generator_and_checker_verilator_w64: "verilator", 64;
+    generator_and_checker_rusthdl_w4: sim::Engine::RustHdl, 4;
+    generator_and_checker_rusthdl_w8: sim::Engine::RustHdl, 8;
+    generator_and_checker_rusthdl_w16: sim::Engine::RustHdl, 16;
+    generator_and_checker_rusthdl_w32: sim::Engine::RustHdl, 32;
+    generator_and_checker_rusthdl_w64: sim::Engine::RustHdl, 64;
+    generator_and_checker_verilator_w8: sim::Engine::Verilator, 8;
+    generator_and_checker_verilator_w64: sim::Engine::Verilator, 64;
 }
 
 /// Octets of the first `ok` ULPDUs of the board's traffic.
@@ -199,8 +202,8 @@ fn clean(st: &BoardStatus) -> bool {
 
 /// Runs the board script on `engine`; returns the status after every step (for comparing the
 /// engines) and checks what each step must show.
-fn board_script(engine: &str, board: Board) -> Vec<BoardStatus> {
-    board_script_on(board_core(engine, board).unwrap(), engine, board)
+fn board_script(engine: Engine, board: Board) -> Vec<BoardStatus> {
+    board_script_on(board_core(engine, board).unwrap(), engine.name(), board)
 }
 
 fn board_script_on(sim: Box<dyn sim::CycleSim>, engine: &str, board: Board) -> Vec<BoardStatus> {
@@ -281,8 +284,8 @@ fn board_script_on(sim: Box<dyn sim::CycleSim>, engine: &str, board: Board) -> V
 }
 
 fn board_on_both_engines(board: Board) {
-    let model = board_script("rusthdl", board);
-    let verilog = board_script("verilator", board);
+    let model = board_script(Engine::RustHdl, board);
+    let verilog = board_script(Engine::Verilator, board);
     assert_eq!(model, verilog, "{board:?}: rust-hdl model and exported Verilog differ");
 }
 
@@ -295,8 +298,8 @@ fn ulx3s_board_loopback_model_and_verilog() {
 /// difference fails) through the whole script.
 #[test]
 fn ulx3s_board_engines_in_lockstep() {
-    let a = board_core("rusthdl", Board::Ulx3s).unwrap();
-    let b = board_core("verilator", Board::Ulx3s).unwrap();
+    let a = board_core(Engine::RustHdl, Board::Ulx3s).unwrap();
+    let b = board_core(Engine::Verilator, Board::Ulx3s).unwrap();
     let both = sim::lockstep::Lockstep::pair(a, b).unwrap().strict();
     let trace = board_script_on(Box::new(both), "lockstep", Board::Ulx3s);
     assert!(trace.len() >= 2, "the script ran");

@@ -7,18 +7,19 @@
 use golden::crc::{CrcDef, CRC32C};
 use hdl::crc::CrcCalc;
 use hdl::with_width;
-use sim::crc::{engine_by_name, run_messages, RunOptions};
+use sim::crc::{crc_top, run_messages, RunOptions};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::*;
 
 fn run(
-    engine: &str,
+    engine: Engine,
     def: &CrcDef,
     w: usize,
     msgs: &[Vec<u8>],
     opts: &RunOptions,
 ) -> (Vec<sim::crc::CrcResult>, sim::crc::RunStats) {
-    let mut sim = engine_by_name(engine, def, w).unwrap_or_else(|e| panic!("{engine} W={w}: {e}"));
+    let mut sim = crc_top(engine, def, w).unwrap_or_else(|e| panic!("{engine} W={w}: {e}"));
     run_messages(sim.as_mut(), msgs, opts).unwrap_or_else(|e| panic!("{engine} W={w}: {e}"))
 }
 
@@ -27,15 +28,15 @@ fn latency(w: usize) -> u64 {
 }
 
 /// Messages per random run: the rust-hdl model is ~100x slower than Verilator.
-fn budget(engine: &str) -> usize {
-    if engine == "verilator" {
+fn budget(engine: Engine) -> usize {
+    if engine == Engine::Verilator {
         2000
     } else {
         150
     }
 }
 
-fn random_lengths_match_golden(engine: &str, w: usize) {
+fn random_lengths_match_golden(engine: Engine, w: usize) {
     let mut r = rng(0x5EED_0000 + w as u64);
     let mut msgs = random_messages(&mut r, budget(engine), 0..=3 * w + 1);
     msgs.extend(random_messages(&mut r, 3, 1500..=4000));
@@ -51,7 +52,7 @@ fn random_lengths_match_golden(engine: &str, w: usize) {
     }
 }
 
-fn every_partial_beat_length(engine: &str, w: usize) {
+fn every_partial_beat_length(engine: Engine, w: usize) {
     // Every length from the empty message to two beats and one byte: every keep pattern of a
     // last beat, after zero, one and two full beats; each also with its own CRC appended (the
     // residue check must pass) and with that CRC corrupted in one bit (it must fail).
@@ -82,7 +83,7 @@ fn every_partial_beat_length(engine: &str, w: usize) {
     }
 }
 
-fn idle_and_backpressure_match_golden(engine: &str, w: usize) {
+fn idle_and_backpressure_match_golden(engine: Engine, w: usize) {
     let cases = [
         ("no idle, no backpressure", Pattern::Always, Pattern::Always),
         ("idle 1 in 4", Pattern::Cycle(vec![true, true, true, false]), Pattern::Always),
@@ -112,7 +113,7 @@ fn idle_and_backpressure_match_golden(engine: &str, w: usize) {
     }
 }
 
-fn back_to_back_one_beat_messages(engine: &str, w: usize) {
+fn back_to_back_one_beat_messages(engine: Engine, w: usize) {
     // One-beat messages (full and partial) with no idle cycle between them: the input never
     // stalls, one beat per cycle, every result exactly `latency` cycles after its last beat.
     let mut r = rng(0xB2B + w as u64);
@@ -126,7 +127,7 @@ fn back_to_back_one_beat_messages(engine: &str, w: usize) {
     }
 }
 
-fn vectors(engine: &str, w: usize) {
+fn vectors(engine: Engine, w: usize) {
     let msgs = vec![b"123456789".to_vec(), rfc5044_figure5_covered(), vec![]];
     let (res, _) = run(engine, &CRC32C, w, &msgs, &RunOptions::default());
     assert_eq!(res[0].crc, 0xE306_9283, "{engine} W={w}: CRC32c check value");
@@ -166,19 +167,19 @@ macro_rules! crc_tests {
     };
 }
 
-crc_tests!(crc_w4_rusthdl, 4, "rusthdl");
-crc_tests!(crc_w8_rusthdl, 8, "rusthdl");
-crc_tests!(crc_w16_rusthdl, 16, "rusthdl");
-crc_tests!(crc_w32_rusthdl, 32, "rusthdl");
-crc_tests!(crc_w64_rusthdl, 64, "rusthdl");
-crc_tests!(crc_w4_verilator, 4, "verilator");
-crc_tests!(crc_w8_verilator, 8, "verilator");
-crc_tests!(crc_w16_verilator, 16, "verilator");
-crc_tests!(crc_w32_verilator, 32, "verilator");
-crc_tests!(crc_w64_verilator, 64, "verilator");
+crc_tests!(crc_w4_rusthdl, 4, sim::Engine::RustHdl);
+crc_tests!(crc_w8_rusthdl, 8, sim::Engine::RustHdl);
+crc_tests!(crc_w16_rusthdl, 16, sim::Engine::RustHdl);
+crc_tests!(crc_w32_rusthdl, 32, sim::Engine::RustHdl);
+crc_tests!(crc_w64_rusthdl, 64, sim::Engine::RustHdl);
+crc_tests!(crc_w4_verilator, 4, sim::Engine::Verilator);
+crc_tests!(crc_w8_verilator, 8, sim::Engine::Verilator);
+crc_tests!(crc_w16_verilator, 16, sim::Engine::Verilator);
+crc_tests!(crc_w32_verilator, 32, sim::Engine::Verilator);
+crc_tests!(crc_w64_verilator, 64, sim::Engine::Verilator);
 
 /// The other two definitions through the same hardware: check values and random messages.
-fn other_polys(engine: &str, w: usize) {
+fn other_polys(engine: Engine, w: usize) {
     for def in [golden::crc::CRC32_WILLIAMS, golden::crc::CRC32_ETHERNET] {
         let mut r = rng(0x9017 + w as u64);
         let mut msgs = vec![b"123456789".to_vec()];
@@ -193,15 +194,15 @@ fn other_polys(engine: &str, w: usize) {
 
 #[test]
 fn crc_w8_williams_and_ethernet_on_rusthdl_match_golden() {
-    other_polys("rusthdl", 8);
+    other_polys(Engine::RustHdl, 8);
 }
 
 #[test]
 fn crc_w8_williams_and_ethernet_on_verilator_match_golden() {
-    other_polys("verilator", 8);
+    other_polys(Engine::Verilator, 8);
 }
 
 #[test]
 fn crc_w64_williams_and_ethernet_on_rusthdl_match_golden() {
-    other_polys("rusthdl", 64);
+    other_polys(Engine::RustHdl, 64);
 }

@@ -8,6 +8,7 @@ use hdl::crc::CrcEngine;
 use hdl::stream::keep_for;
 use hdl::with_width;
 use sim::crc::bare_engine;
+use sim::Engine;
 use sim::{words_for, words_from_bytes, CycleSim};
 use testbench::*;
 
@@ -21,7 +22,7 @@ struct Bare {
 }
 
 impl Bare {
-    fn new(engine: &str, w: usize) -> Self {
+    fn new(engine: Engine, w: usize) -> Self {
         let mut sim = bare_engine(engine, &CRC32C, w).unwrap();
         let names =
             ["rst", "strobe", "start", "last", "data", "keep", "crc_valid", "crc", "crc_bad"];
@@ -70,7 +71,7 @@ fn latency(w: usize) -> usize {
     with_width!(w, |W, B| CrcEngine::<W, B>::latency())
 }
 
-fn start_restarts_a_message(engine: &str, w: usize) {
+fn start_restarts_a_message(engine: Engine, w: usize) {
     let mut r = rng(0x57A7 + w as u64);
     let a = random_messages(&mut r, 1, 2 * w..=2 * w).remove(0);
     let b = random_messages(&mut r, 1, 3 * w / 2..=3 * w / 2).remove(0);
@@ -91,7 +92,7 @@ fn start_restarts_a_message(engine: &str, w: usize) {
     );
 }
 
-fn gaps_latency_and_back_to_back(engine: &str, w: usize) {
+fn gaps_latency_and_back_to_back(engine: Engine, w: usize) {
     let mut r = rng(0x6A95 + w as u64);
     let msgs = random_messages(&mut r, 30, 0..=3 * w + 1);
     // Message i is followed by i % 3 idle cycles (0: back to back); every other message also
@@ -124,7 +125,7 @@ fn gaps_latency_and_back_to_back(engine: &str, w: usize) {
     }
 }
 
-fn reset_drops_messages_in_flight(engine: &str, w: usize) {
+fn reset_drops_messages_in_flight(engine: Engine, w: usize) {
     let mut r = rng(0x4E5E + w as u64);
     let msgs = random_messages(&mut r, 3, w + 1..=2 * w);
     // Message 0 completes, message 1 is cut by reset one cycle after its last beat (its result
@@ -178,18 +179,18 @@ macro_rules! bare_tests {
     };
 }
 
-bare_tests!(crc_engine_w4_rusthdl, 4, "rusthdl");
-bare_tests!(crc_engine_w8_rusthdl, 8, "rusthdl");
-bare_tests!(crc_engine_w64_rusthdl, 64, "rusthdl");
-bare_tests!(crc_engine_w8_verilator, 8, "verilator");
-bare_tests!(crc_engine_w64_verilator, 64, "verilator");
+bare_tests!(crc_engine_w4_rusthdl, 4, sim::Engine::RustHdl);
+bare_tests!(crc_engine_w8_rusthdl, 8, sim::Engine::RustHdl);
+bare_tests!(crc_engine_w64_rusthdl, 64, sim::Engine::RustHdl);
+bare_tests!(crc_engine_w8_verilator, 8, sim::Engine::Verilator);
+bare_tests!(crc_engine_w64_verilator, 64, sim::Engine::Verilator);
 
 /// Random strobe-level traffic (gaps, `start` anywhere, null and partial last beats, resets)
 /// on the rust-hdl model and the exported Verilog in lock step: every output equal every cycle.
 fn bare_lockstep(w: usize) {
     use rand::Rng;
-    let mut a = bare_engine("rusthdl", &CRC32C, w).unwrap();
-    let mut b = bare_engine("verilator", &CRC32C, w).unwrap();
+    let mut a = bare_engine(Engine::RustHdl, &CRC32C, w).unwrap();
+    let mut b = bare_engine(Engine::Verilator, &CRC32C, w).unwrap();
     let mut both = sim::lockstep::Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
     let names = ["rst", "strobe", "start", "last", "data", "keep"];
     let p = names.map(|n| both.port(n).unwrap());

@@ -10,6 +10,7 @@ use sim::icarus::{replay, Recorder};
 use sim::packet::{InPacket, PacketRun};
 use sim::stream::Pattern;
 use sim::CycleSim;
+use sim::Engine;
 use testbench::rng;
 
 fn dir(name: &str) -> std::path::PathBuf {
@@ -70,7 +71,7 @@ fn crc_tops_on_icarus_match_the_model() {
 
 #[test]
 fn mpa_tx_w8_on_icarus_matches_the_model() {
-    let mut model = sim::tx::mpa_tx("rusthdl", 8, None).unwrap();
+    let mut model = sim::tx::mpa_tx(Engine::RustHdl, 8, None).unwrap();
     let mut r = rng(11);
     let ulpdus: Vec<sim::tx::TxUlpdu> = (0..40)
         .map(|i| {
@@ -93,7 +94,7 @@ fn mpa_tx_w8_on_icarus_matches_the_model() {
 
 #[test]
 fn mpa_rx_w8_on_icarus_matches_the_model() {
-    let mut model = sim::rx::mpa_rx("rusthdl", 8).unwrap();
+    let mut model = sim::rx::mpa_rx(Engine::RustHdl, 8).unwrap();
     let mut r = rng(12);
     let ulpdus: Vec<Vec<u8>> =
         (0..30).map(|_| (0..r.gen_range(0..1500)).map(|_| r.gen()).collect()).collect();
@@ -104,9 +105,8 @@ fn mpa_rx_w8_on_icarus_matches_the_model() {
     let mut at = 0usize;
     while at < wire.len() {
         let n = r.gen_range(1..1500).min(wire.len() - at);
-        let seq = origin.wrapping_add(at as u32) as u64;
-        let fin = if at + n == wire.len() { 1u64 << 32 } else { 0 };
-        segments.push(InPacket { data: wire[at..at + n].to_vec(), user: seq | fin });
+        let seq = origin.wrapping_add(at as u32);
+        segments.push(InPacket::segment(wire[at..at + n].to_vec(), seq, at + n == wire.len()));
         at += n;
     }
     let settings = sim::rx::RxSettings {
@@ -124,7 +124,7 @@ fn mpa_rx_w8_on_icarus_matches_the_model() {
 
 #[test]
 fn rnic_rx_w8_on_icarus_matches_the_model() {
-    let mut model = sim::place::rnic_rx("rusthdl", 8).unwrap();
+    let mut model = sim::place::rnic_rx(Engine::RustHdl, 8).unwrap();
     let (cfg, segs) =
         testbench::rnic::traffic(sim::traffic::Scenario::InOrder, 21, true, true, 6, None);
     check(hdl::export::rnic_rx_spec(8).unwrap(), model.as_mut(), |sim| {

@@ -10,6 +10,7 @@ use sim::packet::{InPacket, PacketRun};
 use sim::rx::{run_rx, RxSettings};
 use sim::stream::Pattern;
 use sim::tx::{run_tx, TxSettings, TxUlpdu};
+use sim::Engine;
 use testbench::rng;
 
 struct Link {
@@ -20,7 +21,7 @@ struct Link {
 
 /// ULPDUs up to MULPDU through `mpa_tx`; the segments as the receiver takes them (the last with
 /// FIN).
-fn transmit(engine: &str, w: usize, seed: u64, n: usize) -> Link {
+fn transmit(engine: Engine, w: usize, seed: u64, n: usize) -> Link {
     let mut r = rng(seed);
     let markers = r.gen_bool(0.6);
     let emss = [536u32, 1460, 9000][r.gen_range(0..3)];
@@ -49,12 +50,12 @@ fn transmit(engine: &str, w: usize, seed: u64, n: usize) -> Link {
     let run = run_tx(sim.as_mut(), &tx, &input, &opts).unwrap();
     assert_eq!((run.err_length, run.err_too_long, run.oversize_fpdus), (0, 0, 0));
     let mut segments: Vec<InPacket> =
-        run.segments.iter().map(|(s, p)| InPacket { data: p.clone(), user: *s as u64 }).collect();
-    segments.last_mut().unwrap().user |= 1 << 32;
+        run.segments.iter().map(|(s, p)| InPacket::segment(p.clone(), *s, false)).collect();
+    segments.last_mut().unwrap().set_fin();
     Link { ulpdus, tx, segments }
 }
 
-fn receive(engine: &str, w: usize, link: &Link, seed: u64) -> sim::rx::RxRun {
+fn receive(engine: Engine, w: usize, link: &Link, seed: u64) -> sim::rx::RxRun {
     let mut sim = sim::rx::mpa_rx(engine, w).unwrap();
     let settings = RxSettings {
         markers: link.tx.markers,
@@ -71,7 +72,7 @@ fn receive(engine: &str, w: usize, link: &Link, seed: u64) -> sim::rx::RxRun {
     run_rx(sim.as_mut(), &settings, &link.segments, &opts).unwrap()
 }
 
-fn loop_at(engine: &str, w: usize, runs: u64) {
+fn loop_at(engine: Engine, w: usize, runs: u64) {
     for k in 0..runs {
         let seed = 1000 * w as u64 + k;
         let link = transmit(engine, w, seed, 16);
@@ -87,20 +88,20 @@ fn loop_at(engine: &str, w: usize, runs: u64) {
 #[test]
 fn loopback_every_width_rusthdl() {
     for w in hdl::export::WIDTHS {
-        loop_at("rusthdl", w, 2);
+        loop_at(Engine::RustHdl, w, 2);
     }
 }
 
 #[test]
 fn loopback_every_width_verilator() {
     for w in hdl::export::WIDTHS {
-        loop_at("verilator", w, 4);
+        loop_at(Engine::Verilator, w, 4);
     }
 }
 
 #[test]
 fn a_corrupted_segment_is_reported_as_the_golden_model_reports_it() {
-    for (w, engine) in [(8usize, "rusthdl"), (32, "verilator")] {
+    for (w, engine) in [(8usize, Engine::RustHdl), (32, Engine::Verilator)] {
         let mut r = rng(w as u64);
         let link = transmit(engine, w, 77 + w as u64, 12);
         let mut bad = Link { ulpdus: vec![], tx: link.tx, segments: link.segments.clone() };

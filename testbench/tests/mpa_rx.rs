@@ -8,6 +8,7 @@ use golden::fpdu::{Framer, FramingConfig};
 use rand::Rng;
 use sim::packet::{InPacket, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::rx::{segments, with_retransmissions};
 use testbench::rx_check::{check, check_on};
@@ -18,17 +19,17 @@ fn limit(w: usize) -> u32 {
 }
 
 fn one_segment(stream: &[u8], seq: u32) -> Vec<InPacket> {
-    vec![InPacket { data: stream.to_vec(), user: seq as u64 | 1 << 32 }]
+    vec![InPacket::segment(stream.to_vec(), seq, true)]
 }
 
 fn cut_at(stream: &[u8], seq: u32, k: usize) -> Vec<InPacket> {
     vec![
-        InPacket { data: stream[..k].to_vec(), user: seq as u64 },
-        InPacket { data: stream[k..].to_vec(), user: seq.wrapping_add(k as u32) as u64 | 1 << 32 },
+        InPacket::segment(stream[..k].to_vec(), seq, false),
+        InPacket::segment(stream[k..].to_vec(), seq.wrapping_add(k as u32), true),
     ]
 }
 
-fn vectors_at(engine: &str, w: usize, every_octet: bool) {
+fn vectors_at(engine: Engine, w: usize, every_octet: bool) {
     for v in golden::vectors::all() {
         let (cfg, stream) = v.receive_stream();
         let seq = 0x1000_0000;
@@ -51,7 +52,18 @@ fn vectors_at(engine: &str, w: usize, every_octet: bool) {
             for k in 1..stream.len() {
                 let what = format!("{} cut at {k}", v.name);
                 let segs = cut_at(&stream, seq, k);
-                check_on(sim.as_mut(), engine, w, cfg, &stream, &segs, seq, limit(w), &opts, &what);
+                check_on(
+                    sim.as_mut(),
+                    engine.name(),
+                    w,
+                    cfg,
+                    &stream,
+                    &segs,
+                    seq,
+                    limit(w),
+                    &opts,
+                    &what,
+                );
             }
         }
     }
@@ -82,7 +94,7 @@ fn random_cfg(r: &mut impl Rng) -> FramingConfig {
 /// `retransmit` overlaps (up to 200 octets back) and duplicates segments
 /// ([`with_retransmissions`]).
 fn random_runs(
-    engine: &str,
+    engine: Engine,
     w: usize,
     seed: u64,
     runs: usize,
@@ -160,7 +172,7 @@ fn corrupt(r: &mut impl Rng, cfg: FramingConfig, stream: &mut Vec<u8>) -> String
 }
 
 macro_rules! rx_tests {
-    ($($name:ident: $engine:literal, $w:literal, $runs:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal, $runs:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -203,16 +215,16 @@ macro_rules! rx_tests {
 }
 
 rx_tests! {
-    rusthdl_w4: "rusthdl", 4, 6;
-    rusthdl_w8: "rusthdl", 8, 6;
-    rusthdl_w16: "rusthdl", 16, 6;
-    rusthdl_w32: "rusthdl", 32, 4;
-    rusthdl_w64: "rusthdl", 64, 4;
-    verilator_w4: "verilator", 4, 10;
-    verilator_w8: "verilator", 8, 10;
-    verilator_w16: "verilator", 16, 10;
-    verilator_w32: "verilator", 32, 10;
-    verilator_w64: "verilator", 64, 10;
+    rusthdl_w4: sim::Engine::RustHdl, 4, 6;
+    rusthdl_w8: sim::Engine::RustHdl, 8, 6;
+    rusthdl_w16: sim::Engine::RustHdl, 16, 6;
+    rusthdl_w32: sim::Engine::RustHdl, 32, 4;
+    rusthdl_w64: sim::Engine::RustHdl, 64, 4;
+    verilator_w4: sim::Engine::Verilator, 4, 10;
+    verilator_w8: sim::Engine::Verilator, 8, 10;
+    verilator_w16: sim::Engine::Verilator, 16, 10;
+    verilator_w32: sim::Engine::Verilator, 32, 10;
+    verilator_w64: sim::Engine::Verilator, 64, 10;
 }
 
 #[test]
@@ -220,9 +232,9 @@ fn vectors_cut_at_every_octet() {
     // Every width on the exported Verilog; the model at W = 8 (the model's other widths take the
     // vectors as one segment and random cuts in the tests above).
     for w in [4usize, 8, 16, 32, 64] {
-        vectors_at("verilator", w, true);
+        vectors_at(Engine::Verilator, w, true);
     }
-    vectors_at("rusthdl", 8, true);
+    vectors_at(Engine::RustHdl, 8, true);
 }
 
 #[test]
@@ -230,7 +242,7 @@ fn ulpdu_length_above_the_limit_is_code_2_before_its_octets() {
     // The limit is the release buffer (16 KiB less one beat) or cfg_max_ulpdu, whichever is
     // lower; a ULPDU at the limit passes, one octet more is code 2 at that FPDU.
     let mut r = rng(9);
-    for (w, engine) in [(4usize, "rusthdl"), (64, "rusthdl"), (8, "verilator")] {
+    for (w, engine) in [(4usize, Engine::RustHdl), (64, Engine::RustHdl), (8, Engine::Verilator)] {
         for lim in [limit(w), 1000] {
             let cfg = FramingConfig { markers: true, crc: true, offset: 0 };
             let mut f = Framer::new(cfg).unwrap();
@@ -264,7 +276,7 @@ fn ulpdu_length_above_the_limit_is_code_2_before_its_octets() {
     let stream = Framer::new(cfg).unwrap().frame(&u).unwrap();
     let (want, err) = testbench::rx_check::expected(cfg, &stream, 0, limit(w));
     assert!(want.is_empty() && err.unwrap().code == 2);
-    let mut sim = sim::rx::mpa_rx("rusthdl", w).unwrap();
+    let mut sim = sim::rx::mpa_rx(Engine::RustHdl, w).unwrap();
     let settings =
         sim::rx::RxSettings { markers: false, crc: true, seq: 0, origin: 0, max_ulpdu: 0xFFFF };
     let run =
@@ -281,8 +293,8 @@ fn rate_at_every_width() {
     for (w, floor_1448, floor_64) in
         [(4, 0.99, 0.93), (8, 0.99, 0.89), (16, 0.98, 0.82), (32, 0.97, 0.74), (64, 0.95, 0.66)]
     {
-        let big = sim::rx::measure_rate("rusthdl", w, 1448, 20, true).unwrap();
-        let small = sim::rx::measure_rate("rusthdl", w, 64, 100, true).unwrap();
+        let big = sim::rx::measure_rate(Engine::RustHdl, w, 1448, 20, true).unwrap();
+        let small = sim::rx::measure_rate(Engine::RustHdl, w, 64, 100, true).unwrap();
         assert!(big >= floor_1448, "W={w}: {big:.3} beats/cycle with 1448-octet ULPDUs");
         assert!(small >= floor_64, "W={w}: {small:.3} beats/cycle with 64-octet ULPDUs");
     }
@@ -293,14 +305,18 @@ fn latency_from_last_octet_to_release() {
     // Measured and fixed here: the CRC engine's latency plus the blocks' registers.
     for (w, cycles) in [(4, 22), (8, 24), (16, 27), (32, 29), (64, 31)] {
         for size in [64usize, 1448] {
-            let l = sim::rx::measure_latency("rusthdl", w, size).unwrap();
+            let l = sim::rx::measure_latency(Engine::RustHdl, w, size).unwrap();
             assert_eq!(l, cycles, "W={w}, {size}-octet ULPDU");
         }
         // An FPDU of one or two beats waits a cycle more in the CRC check.
-        let l = sim::rx::measure_latency("rusthdl", w, 0).unwrap();
+        let l = sim::rx::measure_latency(Engine::RustHdl, w, 0).unwrap();
         assert!(l <= cycles + 1, "W={w}, empty ULPDU: {l} cycles");
     }
-    assert_eq!(sim::rx::measure_latency("verilator", 8, 100).unwrap(), 24, "the exported Verilog");
+    assert_eq!(
+        sim::rx::measure_latency(Engine::Verilator, 8, 100).unwrap(),
+        24,
+        "the exported Verilog"
+    );
 }
 
 /// The rust-hdl model and the exported Verilog driven together at every W, every output
@@ -309,8 +325,8 @@ fn latency_from_last_octet_to_release() {
 #[test]
 fn mpa_rx_engines_in_lockstep_at_every_width() {
     for w in hdl::export::WIDTHS {
-        let mut a = sim::rx::mpa_rx("rusthdl", w).unwrap();
-        let mut b = sim::rx::mpa_rx("verilator", w).unwrap();
+        let mut a = sim::rx::mpa_rx(Engine::RustHdl, w).unwrap();
+        let mut b = sim::rx::mpa_rx(Engine::Verilator, w).unwrap();
         let mut both = sim::lockstep::Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
         let mut r = rng(300 + w as u64);
         let opts = PacketRun {

@@ -11,6 +11,7 @@ use sim::lockstep::Lockstep;
 use sim::packet::PacketRun;
 use sim::stream::Pattern;
 use sim::tx::{mpa_tx, run_tx, TxRun, TxSettings, TxUlpdu};
+use sim::Engine;
 use testbench::rng;
 use testbench::tx_golden::expected;
 
@@ -66,7 +67,7 @@ fn random_ulpdus(r: &mut ChaCha8Rng, s: &TxSettings, n: usize, max: usize) -> Ve
 }
 
 fn run_random(
-    engine: &str,
+    engine: Engine,
     w: usize,
     seed: u64,
     runs: usize,
@@ -96,7 +97,7 @@ fn idle_backpressure(seed: u64) -> PacketRun {
 }
 
 /// The vectors: each figure's FPDU is a segment of its own (pushed), byte for byte.
-fn vectors(engine: &str, w: usize) {
+fn vectors(engine: Engine, w: usize) {
     let mut sim = mpa_tx(engine, w, None).unwrap();
     for v in golden::vectors::all() {
         let mut ulpdus = vec![];
@@ -113,7 +114,7 @@ fn vectors(engine: &str, w: usize) {
 }
 
 macro_rules! mpa_tx_tests {
-    ($($name:ident: $engine:literal, $w:literal, $runs:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal, $runs:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -136,16 +137,16 @@ macro_rules! mpa_tx_tests {
 }
 
 mpa_tx_tests! {
-    rusthdl_w4: "rusthdl", 4, 2;
-    rusthdl_w8: "rusthdl", 8, 3;
-    rusthdl_w16: "rusthdl", 16, 2;
-    rusthdl_w32: "rusthdl", 32, 2;
-    rusthdl_w64: "rusthdl", 64, 2;
-    verilator_w4: "verilator", 4, 3;
-    verilator_w8: "verilator", 8, 3;
-    verilator_w16: "verilator", 16, 3;
-    verilator_w32: "verilator", 32, 3;
-    verilator_w64: "verilator", 64, 3;
+    rusthdl_w4: sim::Engine::RustHdl, 4, 2;
+    rusthdl_w8: sim::Engine::RustHdl, 8, 3;
+    rusthdl_w16: sim::Engine::RustHdl, 16, 2;
+    rusthdl_w32: sim::Engine::RustHdl, 32, 2;
+    rusthdl_w64: sim::Engine::RustHdl, 64, 2;
+    verilator_w4: sim::Engine::Verilator, 4, 3;
+    verilator_w8: sim::Engine::Verilator, 8, 3;
+    verilator_w16: sim::Engine::Verilator, 16, 3;
+    verilator_w32: sim::Engine::Verilator, 32, 3;
+    verilator_w64: sim::Engine::Verilator, 64, 3;
 }
 
 /// 10^4 FPDUs per width through the exported Verilog, with idle and backpressure on half of
@@ -157,7 +158,7 @@ fn mpa_tx_verilator_1e4_fpdus_per_width_match_golden() {
         let mut k = 0;
         while n < 10_000 {
             let opts = if k % 2 == 0 { PacketRun::default() } else { idle_backpressure(k) };
-            n += run_random("verilator", w, 30_000 + 100 * w as u64 + k, 1, 500, 3000, &opts);
+            n += run_random(Engine::Verilator, w, 30_000 + 100 * w as u64 + k, 1, 500, 3000, &opts);
             k += 1;
         }
         eprintln!("W={w}: {n} FPDUs through mpa_tx_w{w} on Verilator");
@@ -169,8 +170,8 @@ fn mpa_tx_verilator_1e4_fpdus_per_width_match_golden() {
 #[test]
 fn mpa_tx_rusthdl_and_verilator_agree_cycle_by_cycle() {
     for w in hdl::export::WIDTHS {
-        let mut a = mpa_tx("rusthdl", w, None).unwrap();
-        let mut b = mpa_tx("verilator", w, None).unwrap();
+        let mut a = mpa_tx(Engine::RustHdl, w, None).unwrap();
+        let mut b = mpa_tx(Engine::Verilator, w, None).unwrap();
         let mut both = Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
         let mut r = rng(77 + w as u64);
         let s = random_settings(&mut r);
@@ -190,7 +191,7 @@ fn mpa_tx_rusthdl_and_verilator_agree_cycle_by_cycle() {
 /// (exactly ULPDU_Length octets framed, oversize dropped) and the error pulses.
 #[test]
 fn mpa_tx_wrong_lengths_are_framed_as_declared_and_counted() {
-    for engine in ["rusthdl", "verilator"] {
+    for engine in Engine::ALL {
         let mut sim = mpa_tx(engine, 8, None).unwrap();
         let d = |n: usize| (0..n).map(|i| i as u8).collect::<Vec<u8>>();
         let u = vec![
@@ -209,7 +210,7 @@ fn mpa_tx_wrong_lengths_are_framed_as_declared_and_counted() {
             origin: (1 << 31) - 400,
         };
         let got = run_tx(sim.as_mut(), &s, &u, &PacketRun::default()).unwrap();
-        check(engine, &s, &u, &got);
+        check(engine.name(), &s, &u, &got);
         assert_eq!((got.err_length, got.err_too_long), (2, 2), "{engine}");
     }
 }
@@ -236,7 +237,7 @@ struct Rate {
 }
 
 fn measure(w: usize, s: &TxSettings, u: &[TxUlpdu]) -> Rate {
-    let mut sim = mpa_tx("verilator", w, None).unwrap();
+    let mut sim = mpa_tx(Engine::Verilator, w, None).unwrap();
     let got = run_tx(sim.as_mut(), s, u, &PacketRun::default()).unwrap();
     check(&format!("rate W={w}"), s, u, &got);
     let first = got.stats.packets[0].first_cycle;
@@ -303,7 +304,7 @@ fn mpa_tx_output_rate_is_one_fpdu_beat_per_cycle() {
 #[test]
 fn mpa_tx_latency_is_as_documented() {
     for w in [4usize, 8, 16, 32, 64] {
-        let mut sim = mpa_tx("verilator", w, None).unwrap();
+        let mut sim = mpa_tx(Engine::Verilator, w, None).unwrap();
         let s = TxSettings { markers: true, crc: true, emss: 9000, seq: 0, origin: 0 };
         let long =
             run_tx(sim.as_mut(), &s, &[TxUlpdu::new(vec![1; 300], true)], &PacketRun::default())
@@ -337,7 +338,7 @@ fn mpa_tx_latency_is_as_documented() {
 /// others the next FPDU follows at once. The segments are the golden model's with exactly the
 /// FPDUs followed by a long pause (and the last one) pushed. Without the limit the last FPDU
 /// never leaves (its segment waits for a successor).
-fn idle_limit(engine: &str, w: usize) {
+fn idle_limit(engine: Engine, w: usize) {
     let mut sim = mpa_tx(engine, w, None).unwrap();
     let mut r = rng(900 + w as u64);
     for run in 0..3 {
@@ -379,7 +380,7 @@ fn idle_limit(engine: &str, w: usize) {
 #[test]
 fn idle_limit_closes_a_waiting_segment_at_every_width_on_both_engines() {
     for w in hdl::export::WIDTHS {
-        for engine in ["rusthdl", "verilator"] {
+        for engine in Engine::ALL {
             idle_limit(engine, w);
         }
     }
@@ -403,7 +404,7 @@ fn idle_limit_boundary_keeps_every_fpdu_at_every_width_on_both_engines() {
     let limit = 20u64;
     let s = TxSettings { markers: true, crc: true, emss: 9000, seq: 0xFFFF_FF00, origin: 0 };
     for w in hdl::export::WIDTHS {
-        for engine in ["rusthdl", "verilator"] {
+        for engine in Engine::ALL {
             let mut sim = mpa_tx(engine, w, None).unwrap();
             let (mut merged, mut closed) = (0, 0);
             for gap in 0..(limit as usize + 40) {
@@ -443,7 +444,7 @@ fn mulpdu_is_clamped_to_128_and_to_the_ulpdu_limit_at_every_width_on_both_engine
     emss.extend(64_760..=64_790);
     emss.extend([65_000, 65_400, 65_532, 65_534, 65_535]);
     let mut clamped_high = 0;
-    for engine in ["rusthdl", "verilator"] {
+    for engine in Engine::ALL {
         for w in [4, 8, 16, 32, 64] {
             let mut sim = mpa_tx(engine, w, None).unwrap();
             let (p_emss, p_markers, p_out) = (

@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use sim::locate::{locator, run_locate, LocateOptions, LocateSegment};
 use sim::stream::Pattern;
 use sim::traffic::{generate, Scenario, TrafficOptions};
+use sim::Engine;
 
 /// How `check` cuts and damages segments.
 #[derive(Clone, Copy)]
@@ -37,7 +38,7 @@ struct Cuts {
 /// to 3 octets before the end, before the segment. `aligned`: header-alignment detection;
 /// returns then also the FPDUs located that the golden function without it does not locate.
 fn check(
-    engine: &str,
+    engine: Engine,
     w: usize,
     seed: u64,
     markers: bool,
@@ -167,13 +168,13 @@ fn check(
 
 /// Segments of 65,536 octets (the ring; 128 Markers, every candidate kept) from a stream of
 /// about 100 KiB, one starting on a Marker position, with Markers on.
-fn longest(engine: &str, w: usize) -> usize {
+fn longest(engine: Engine, w: usize) -> usize {
     let cuts = Cuts { messages: 120, count: 2, longest: 65_536, max_ulpdu: None, at_marker: true };
     check(engine, w, 31 + w as u64, true, cuts, false, false).0
 }
 
 /// CRCs off: nothing is located, nothing is read.
-fn crc_off(engine: &str, w: usize) {
+fn crc_off(engine: Engine, w: usize) {
     let t = generate(&TrafficOptions { seed: 5, markers: true, crc: false, ..Default::default() });
     let seg = LocateSegment {
         seq: t.config.origin.wrapping_add(1000),
@@ -188,7 +189,7 @@ fn crc_off(engine: &str, w: usize) {
 }
 
 macro_rules! locate_tests {
-    ($($(#[$long:meta])? $name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($(#[$long:meta])? $name:ident: $engine:expr, $w:literal;)*) => {$(
         #[test]
         $(#[$long])?
         fn $name() {
@@ -217,18 +218,18 @@ macro_rules! locate_tests {
 }
 
 locate_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
     #[ignore = "the rust-hdl model at W = 32: make test-long"]
-    rusthdl_w32: "rusthdl", 32;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
     #[ignore = "the rust-hdl model at W = 64: make test-long"]
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w16: "verilator", 16;
-    verilator_w32: "verilator", 32;
-    verilator_w64: "verilator", 64;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w16: sim::Engine::Verilator, 16;
+    verilator_w32: sim::Engine::Verilator, 32;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 /// The block's exported Verilog at every width passes `yosys ... check -assert` and Verilator

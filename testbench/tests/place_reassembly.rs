@@ -10,6 +10,7 @@ use golden::receiver::{Delivery, Event, ReceiverConfig};
 use sim::reassembly::{check_in_order, reassembly, run_reassembly, ReassemblyOptions};
 use sim::stream::Pattern;
 use sim::traffic::{generate, run_receiver, LogEntry, Scenario, TcpSegment, TrafficOptions};
+use sim::Engine;
 
 /// The ring of the exported tops.
 const RING: u64 = 1 << 16;
@@ -52,7 +53,7 @@ fn hardware_config(t: &sim::traffic::Traffic) -> ReceiverConfig {
 /// receiver; returns the refusals, the peak held, the offers and the FPDUs located.
 #[allow(clippy::too_many_arguments)]
 fn check_n(
-    engine: &str,
+    engine: Engine,
     w: usize,
     scenario: Scenario,
     seed: u64,
@@ -134,7 +135,7 @@ fn check_n(
 /// edge is trimmed and pulls the held run after it; an old duplicate is dropped; FIN arriving
 /// out of order goes out on the beat that reaches it; after FIN everything is accepted and
 /// dropped. Sequence numbers wrap through 2^32 on the way.
-fn directed(engine: &str, w: usize) {
+fn directed(engine: Engine, w: usize) {
     let origin = 0xFFFF_FE00u32;
     let wire: Vec<u8> = (0..3000u32).map(|i| (i * 7 + i / 251) as u8).collect();
     let seg = |a: usize, b: usize, fin: bool| TcpSegment {
@@ -199,7 +200,7 @@ fn directed(engine: &str, w: usize) {
 /// `#[ignore]` rows (the rust-hdl model at W = 32 and 64; Verilator covers both in `make test`)
 /// run in `make test-long` (`cargo test -- --ignored`).
 macro_rules! reassembly_tests {
-    ($($(#[$long:meta])? $name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($(#[$long:meta])? $name:ident: $engine:expr, $w:literal;)*) => {$(
         #[test]
         $(#[$long])?
         fn $name() {
@@ -210,7 +211,7 @@ macro_rules! reassembly_tests {
             // (the model is much slower than Verilator, which runs 40 at every W, as do the
             // rust-hdl rows at W = 32 and 64 in make test-long; rnic_rx's lockstep tests run
             // this block on both engines cycle by cycle).
-            let messages = if $engine == "rusthdl" && $w <= 16 { 20 } else { 40 };
+            let messages = if $engine == Engine::RustHdl && $w <= 16 { 20 } else { 40 };
             for (k, s) in Scenario::ALL.into_iter().enumerate() {
                 let seed = 100 + k as u64 + $w;
                 let (r, _, _, l) =
@@ -239,18 +240,18 @@ macro_rules! reassembly_tests {
 }
 
 reassembly_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
     #[ignore = "the rust-hdl model at W = 32: make test-long"]
-    rusthdl_w32: "rusthdl", 32;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
     #[ignore = "the rust-hdl model at W = 64: make test-long"]
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w16: "verilator", 16;
-    verilator_w32: "verilator", 32;
-    verilator_w64: "verilator", 64;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w16: sim::Engine::Verilator, 16;
+    verilator_w32: sim::Engine::Verilator, 32;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 /// At least `target` segments through the exported Verilog at width `w` (every scenario,
@@ -263,7 +264,8 @@ fn campaign(w: usize, target: usize) -> usize {
         for (k, s) in Scenario::ALL.into_iter().enumerate() {
             let small = (seed + k as u64) % 3 == 0;
             let (extra, records) = if small { (6000, 4) } else { (1 << 20, 17) };
-            total += check_n("verilator", w, s, seed, k % 2 == 1, extra, records, false, 200).2;
+            total +=
+                check_n(Engine::Verilator, w, s, seed, k % 2 == 1, extra, records, false, 200).2;
         }
         seed += 1;
     }

@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use sim::packet::PacketRun;
 use sim::place::{axil_run, AxilOp, RnicRunOptions};
 use sim::tx::{run_tx, TxSettings, TxUlpdu};
+use sim::Engine;
 use sim::{words_for, CycleSim, PortDir};
 use testbench::rnic::{check_connection, crafted_config, traffic};
 use testbench::{assert_crcs, random_messages, rng};
@@ -107,8 +108,8 @@ fn reset_in_traffic(sim: &mut dyn CycleSim, r: &mut ChaCha8Rng, min: usize, what
     taken
 }
 
-fn crc_top(engine: &str, w: usize) {
-    let mut sim = sim::crc::engine_by_name(engine, &CRC32C, w).unwrap();
+fn crc_top(engine: Engine, w: usize) {
+    let mut sim = sim::crc::crc_top(engine, &CRC32C, w).unwrap();
     let what = format!("mpa_crc32c_w{w} {engine}");
     let mut r = rng(50 + w as u64);
     sim.reset(2).unwrap();
@@ -120,7 +121,7 @@ fn crc_top(engine: &str, w: usize) {
     assert_crcs(&what, &CRC32C, &msgs, &res);
 }
 
-fn mpa_tx(engine: &str, w: usize) {
+fn mpa_tx(engine: Engine, w: usize) {
     let mut sim = sim::tx::mpa_tx(engine, w, None).unwrap();
     let what = format!("mpa_tx_w{w} {engine}");
     let mut r = rng(60 + w as u64);
@@ -156,9 +157,9 @@ fn mpa_tx(engine: &str, w: usize) {
     assert!(g == e, "{what}: segments after the reset differ from the golden model's");
 }
 
-fn mpa_rx(engine: &str, w: usize) {
+fn mpa_rx(engine: Engine, w: usize) {
     let mut sim = sim::rx::mpa_rx(engine, w).unwrap();
-    mpa_rx_on(sim.as_mut(), engine, w);
+    mpa_rx_on(sim.as_mut(), engine.name(), w);
 }
 
 fn mpa_rx_on(sim: &mut dyn CycleSim, engine: &str, w: usize) {
@@ -201,7 +202,7 @@ fn mpa_rx_on(sim: &mut dyn CycleSim, engine: &str, w: usize) {
     );
 }
 
-fn rnic_rx(engine: &str, w: usize) {
+fn rnic_rx(engine: Engine, w: usize) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let what = format!("rnic_rx_w{w} {engine}");
     let mut r = rng(80 + w as u64);
@@ -264,7 +265,7 @@ fn random_initial_values_differ_by_seed_and_reset_clears_them() {
     let mut b = sim::verilator::VerilatorSim::build_random_initial(&top, 2).unwrap();
     let path = sim::verilator::build_library(&top).unwrap();
     let mut declared = sim::verilator::VerilatorSim::load(&path, top.ports.clone(), 0).unwrap();
-    let mut model = sim::rx::mpa_rx("rusthdl", 8).unwrap();
+    let mut model = sim::rx::mpa_rx(Engine::RustHdl, 8).unwrap();
     assert_ne!(outputs(&mut a), outputs(&mut b), "two seeds, two different initial states");
     assert_eq!(
         outputs(&mut declared),
@@ -277,7 +278,7 @@ fn random_initial_values_differ_by_seed_and_reset_clears_them() {
 }
 
 macro_rules! reset_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             #[test]
             fn crc_top() {
@@ -300,14 +301,14 @@ macro_rules! reset_tests {
 }
 
 reset_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w16: "verilator", 16;
-    verilator_w32: "verilator", 32;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w16: sim::Engine::Verilator, 16;
+    verilator_w32: sim::Engine::Verilator, 32;
+    verilator_w64: sim::Engine::Verilator, 64;
 }

@@ -21,6 +21,7 @@ use hdl::place::reg;
 use sim::place::{axil_run, run_rnic, AxilOp, RnicRunOptions};
 use sim::traffic::{Fault, Scenario};
 use sim::CycleSim;
+use sim::Engine;
 use testbench::rnic::*;
 
 const V: ProtocolVersion = ProtocolVersion::Rfc5040;
@@ -93,7 +94,7 @@ fn last_error(events: &[Event]) -> Option<(TerminateCode, u32)> {
 }
 
 /// Generated connections (`inorder` scenario) with Markers and CRC on and off.
-fn generated(engine: &str, w: usize, seeds: u64, messages: usize) {
+fn generated(engine: Engine, w: usize, seeds: u64, messages: usize) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     for seed in 0..seeds {
         for (markers, crc) in [(false, true), (true, true), (false, false), (true, false)] {
@@ -122,7 +123,7 @@ fn generated(engine: &str, w: usize, seeds: u64, messages: usize) {
 /// `place`: with out-of-order placement on ([`check_placement`]: the golden receiver with
 /// `place_out_of_order` and without header-alignment detection; the FPDUs placed out of order
 /// as many as its), and FPDUs must be placed out of order.
-fn arrival_orders(engine: &str, w: usize, messages: usize, place: bool) {
+fn arrival_orders(engine: Engine, w: usize, messages: usize, place: bool) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let (mut refused, mut offers, mut located, mut placed) = (0, 0, 0, 0);
     for (k, scenario) in Scenario::ALL.into_iter().skip(1).enumerate() {
@@ -131,7 +132,7 @@ fn arrival_orders(engine: &str, w: usize, messages: usize, place: bool) {
             // message than Verilator) run every other scenario; Verilator runs every scenario
             // at every W, so do the rust-hdl rows at W = 32 and 64 (make test-long), and the
             // lockstep tests tie the two engines together cycle by cycle.
-            if engine == "rusthdl" && w <= 16 && k % 2 == 1 {
+            if engine == Engine::RustHdl && w <= 16 && k % 2 == 1 {
                 continue;
             }
             let seed = 40 + k as u64 + w as u64 + if place { 100 } else { 0 };
@@ -194,7 +195,7 @@ fn arrival_orders(engine: &str, w: usize, messages: usize, place: bool) {
 /// where the golden run does not stop. `place`: with out-of-order placement on
 /// ([`check_placement`]; also returns the FPDUs placed out of order).
 fn full_campaign(w: usize, target: usize, place: bool) -> (usize, usize, u64) {
-    let mut sim = sim::place::rnic_rx("verilator", w).unwrap();
+    let mut sim = sim::place::rnic_rx(Engine::Verilator, w).unwrap();
     let (mut offers, mut refused, mut placed) = (0, 0, 0u64);
     let mut seed = if place { 9000 } else { 7000 };
     while offers < target {
@@ -274,7 +275,7 @@ fn campaign(place: bool) {
 
 /// Every fault of the generator, Markers on and off, reported as the golden receiver reports
 /// it (and as the generator says it must be: the fault's code at its FPDU).
-fn faults(engine: &str, w: usize, only: Option<&[Fault]>, messages: usize) {
+fn faults(engine: Engine, w: usize, only: Option<&[Fault]>, messages: usize) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     for (i, f) in Fault::ALL.iter().enumerate() {
         if only.is_some_and(|o| !o.contains(f)) {
@@ -311,7 +312,7 @@ fn faults(engine: &str, w: usize, only: Option<&[Fault]>, messages: usize) {
 }
 
 /// The hand-built edge cases, each its own connection.
-fn edge_cases(engine: &str, w: usize) {
+fn edge_cases(engine: Engine, w: usize) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let sim = sim.as_mut();
     let cfg = crafted_config(false);
@@ -646,7 +647,7 @@ fn cut(
 /// Write is held, not placed: its STag is named by a placed, undelivered Send with Invalidate;
 /// in order it fails, DDP 1/1/0), and a retransmission of placed FPDUs whose octets differ
 /// (never overwritten: A.3).
-fn out_of_order_cases(engine: &str, w: usize, all: bool, place: bool) {
+fn out_of_order_cases(engine: Engine, w: usize, all: bool, place: bool) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let sim = sim.as_mut();
     let check = |sim: &mut dyn CycleSim,
@@ -791,7 +792,7 @@ fn out_of_order_cases(engine: &str, w: usize, all: bool, place: bool) {
 
 /// Writes of every short length at every lane alignment of the payload, then long ones
 /// (several bursts: 256 beats at W = 4, 4 KiB boundaries at every W).
-fn alignments(engine: &str, w: usize) {
+fn alignments(engine: Engine, w: usize) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let cfg = crafted_config(true);
     let mut ulpdus = Vec::new();
@@ -890,18 +891,18 @@ const FEW: Option<&[Fault]> =
     Some(&[Fault::BoundsHigh, Fault::NoBuffer, Fault::Crc, Fault::ShortUlpdu]);
 
 width_tests! {
-    rnic_rx_w4_verilator: "verilator", 4, 4, 60, None, true;
-    rnic_rx_w8_verilator: "verilator", 8, 4, 60, None, true;
-    rnic_rx_w16_verilator: "verilator", 16, 4, 60, None, true;
-    rnic_rx_w32_verilator: "verilator", 32, 4, 60, None, true;
-    rnic_rx_w64_verilator: "verilator", 64, 4, 60, None, true;
-    rnic_rx_w4_rusthdl: "rusthdl", 4, 1, 6, FEW, false;
-    rnic_rx_w8_rusthdl: "rusthdl", 8, 1, 8, FEW, true;
-    rnic_rx_w16_rusthdl: "rusthdl", 16, 1, 8, FEW, false;
+    rnic_rx_w4_verilator: sim::Engine::Verilator, 4, 4, 60, None, true;
+    rnic_rx_w8_verilator: sim::Engine::Verilator, 8, 4, 60, None, true;
+    rnic_rx_w16_verilator: sim::Engine::Verilator, 16, 4, 60, None, true;
+    rnic_rx_w32_verilator: sim::Engine::Verilator, 32, 4, 60, None, true;
+    rnic_rx_w64_verilator: sim::Engine::Verilator, 64, 4, 60, None, true;
+    rnic_rx_w4_rusthdl: sim::Engine::RustHdl, 4, 1, 6, FEW, false;
+    rnic_rx_w8_rusthdl: sim::Engine::RustHdl, 8, 1, 8, FEW, true;
+    rnic_rx_w16_rusthdl: sim::Engine::RustHdl, 16, 1, 8, FEW, false;
     #[ignore = "the rust-hdl model at W = 32: make test-long"]
-    rnic_rx_w32_rusthdl: "rusthdl", 32, 1, 8, FEW, false;
+    rnic_rx_w32_rusthdl: sim::Engine::RustHdl, 32, 1, 8, FEW, false;
     #[ignore = "the rust-hdl model at W = 64: make test-long"]
-    rnic_rx_w64_rusthdl: "rusthdl", 64, 1, 8, FEW, false;
+    rnic_rx_w64_rusthdl: sim::Engine::RustHdl, 64, 1, 8, FEW, false;
 }
 
 /// Reads STATUS until the bits of `mask` are clear (at most 40 reads, a few hundred cycles);
@@ -924,7 +925,7 @@ fn wait_status_clear(sim: &mut dyn CycleSim, mask: u32) -> u32 {
 /// Every register of the map: defaults, write and read back, SLVERR for unmapped addresses and
 /// partial strobes, STag commands (write, read back, invalidate, refused), post refused on
 /// QN 3.
-fn register_map(engine: &str) {
+fn register_map(engine: Engine) {
     let mut sim = sim::place::rnic_rx(engine, 8).unwrap();
     let sim = sim.as_mut();
     sim.reset(2).unwrap();
@@ -1053,19 +1054,19 @@ fn register_map(engine: &str) {
 
 #[test]
 fn rnic_rx_w8_register_map_verilator() {
-    register_map("verilator");
+    register_map(Engine::Verilator);
 }
 
 #[test]
 fn rnic_rx_w8_register_map_rusthdl() {
-    register_map("rusthdl");
+    register_map(Engine::RustHdl);
 }
 
 /// A memory write answered SLVERR: the records whose writes all came before it, then one local
 /// error record, nothing after; the status says so.
 #[test]
 fn rnic_rx_w8_failed_write_stops_the_connection() {
-    let mut sim = sim::place::rnic_rx("verilator", 8).unwrap();
+    let mut sim = sim::place::rnic_rx(Engine::Verilator, 8).unwrap();
     let (cfg, segs) = traffic(Scenario::InOrder, 5, false, true, 40, None);
     let gold = sim::traffic::run_receiver(&cfg, &segs, true, None, false).unwrap();
     let g: Vec<String> = gold.events().iter().map(|e| comparable(e)).collect();
@@ -1106,7 +1107,7 @@ fn rnic_rx_w8_failed_write_stops_the_connection() {
 /// restarted with another stream without `rst`.
 #[test]
 fn rnic_rx_w8_reset_with_traffic_and_restart() {
-    let mut sim = sim::place::rnic_rx("verilator", 8).unwrap();
+    let mut sim = sim::place::rnic_rx(Engine::Verilator, 8).unwrap();
     let sim = sim.as_mut();
     let (cfg, segs) = traffic(Scenario::InOrder, 11, true, true, 20, None);
     // A whole connection, then rst while a beat is offered.
@@ -1164,8 +1165,8 @@ fn rnic_rx_w8_reset_with_traffic_and_restart() {
 /// connection and one with segments in any order (W = 8; W = 4 and 16 in the next test, 32 and
 /// 64 in `make test-long`).
 fn engines_in_lockstep(w: usize) {
-    let mut a = sim::place::rnic_rx("rusthdl", w).unwrap();
-    let mut b = sim::place::rnic_rx("verilator", w).unwrap();
+    let mut a = sim::place::rnic_rx(Engine::RustHdl, w).unwrap();
+    let mut b = sim::place::rnic_rx(Engine::Verilator, w).unwrap();
     let mut both = sim::lockstep::Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
     let (cfg, segs) = traffic(Scenario::Faults, 3, true, true, 6, Some(Fault::TooLong));
     run_rnic(&mut both, &cfg, &segs, &RnicRunOptions::busy(1)).unwrap();
@@ -1213,13 +1214,14 @@ fn rnic_rx_w32_and_w64_engines_in_lockstep() {
 fn rnic_rx_rate_and_latency_at_w8_and_w64() {
     use sim::place::{measure_latency, measure_rate, Workload};
     for (w, writes, sends, latency) in [(8, 0.95, 0.80, 45), (64, 0.85, 0.20, 46)] {
-        let (octets, beats, _) = measure_rate("verilator", w, Workload::Writes4K, 32).unwrap();
+        let (octets, beats, _) =
+            measure_rate(Engine::Verilator, w, Workload::Writes4K, 32).unwrap();
         assert!(
             octets / w as f64 >= writes && beats >= writes,
             "w{w}: 4 KiB Writes {octets:.2} octets, {beats:.3} beats per cycle"
         );
-        let (_, beats, _) = measure_rate("verilator", w, Workload::Sends64, 60).unwrap();
+        let (_, beats, _) = measure_rate(Engine::Verilator, w, Workload::Sends64, 60).unwrap();
         assert!(beats >= sends, "w{w}: 64-octet Sends {beats:.3} beats per cycle");
-        assert_eq!(measure_latency("verilator", w, 1024).unwrap(), latency, "w{w}: latency");
+        assert_eq!(measure_latency(Engine::Verilator, w, 1024).unwrap(), latency, "w{w}: latency");
     }
 }

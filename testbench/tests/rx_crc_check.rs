@@ -4,14 +4,18 @@
 //! backpressure, corruption anywhere in the FPDU (Markers and the CRC field included).
 
 use golden::fpdu::FramingConfig;
+use hdl::sideband::RxFpduUser;
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::tx::framed_fpdus;
 
-const ERR: u64 = 1 << 41;
-const CODE2: u64 = 2 << 42;
+/// `user` as an error packet with section 8 `code`.
+fn with_error(user: u64, code: u64) -> u64 {
+    RxFpduUser { err: true, code, ..RxFpduUser::unpack(user) }.pack()
+}
 
 /// FPDU packets as the delineator hands them on (sideband: sequence number, Markers, CRC).
 fn packets(seed: u64, n: usize, markers: bool, crc: bool) -> Vec<InPacket> {
@@ -27,7 +31,7 @@ fn packets(seed: u64, n: usize, markers: bool, crc: bool) -> Vec<InPacket> {
     framed_fpdus(cfg, &ulpdus)
         .into_iter()
         .map(|f| {
-            let user = at | ((markers as u64) << 39) | ((crc as u64) << 40);
+            let user = RxFpduUser { seq: at, markers, crc, ..Default::default() }.pack();
             at += f.len() as u64;
             InPacket { data: f, user }
         })
@@ -35,7 +39,7 @@ fn packets(seed: u64, n: usize, markers: bool, crc: bool) -> Vec<InPacket> {
 }
 
 fn run(
-    engine: &str,
+    engine: Engine,
     w: usize,
     input: &[InPacket],
     opts: &PacketRun,
@@ -46,7 +50,7 @@ fn run(
     (res.packets, res.pulse_counts[0])
 }
 
-fn check(engine: &str, w: usize, seed: u64, opts: PacketRun) {
+fn check(engine: Engine, w: usize, seed: u64, opts: PacketRun) {
     let mut r = rng(seed ^ 0x55);
     // Clean FPDUs pass unchanged.
     let input = packets(seed, 50, true, true);
@@ -70,7 +74,7 @@ fn check(engine: &str, w: usize, seed: u64, opts: PacketRun) {
         assert_eq!(e.data, input[k].data);
         assert_eq!(
             *e.users.last().unwrap(),
-            input[k].user | ERR | CODE2,
+            with_error(input[k].user, 2),
             "{engine} W={w}: the verdict"
         );
     }
@@ -85,7 +89,7 @@ fn check(engine: &str, w: usize, seed: u64, opts: PacketRun) {
 }
 
 macro_rules! crc_check_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         #[test]
         fn $name() {
             check($engine, $w, $w, PacketRun::default());
@@ -100,13 +104,13 @@ macro_rules! crc_check_tests {
 }
 
 crc_check_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 #[test]
@@ -116,8 +120,8 @@ fn upstream_error_packet_passes_and_ends_the_stream() {
         // The delineator's code 1 error: a partial FPDU, flagged.
         let keep = input[6].data.len() / 8 * 4;
         input[6].data.truncate(keep);
-        input[6].user |= ERR | (1 << 42);
-        let (out, errs) = run("rusthdl", w, &input, &PacketRun::default());
+        input[6].user = with_error(input[6].user, 1);
+        let (out, errs) = run(Engine::RustHdl, w, &input, &PacketRun::default());
         assert_eq!(errs, 0, "W={w}: not a CRC error");
         assert_eq!(out.len(), 7, "W={w}");
         assert_eq!(out[6].data, input[6].data);
@@ -133,10 +137,10 @@ fn full_rate_for_back_to_back_fpdus() {
     let ulpdus: Vec<Vec<u8>> = (0..300).map(|k| vec![k as u8; k % 7]).collect();
     let input: Vec<InPacket> = framed_fpdus(cfg, &ulpdus)
         .into_iter()
-        .map(|f| InPacket { data: f, user: 1 << 40 })
+        .map(|f| InPacket { data: f, user: RxFpduUser { crc: true, ..Default::default() }.pack() })
         .collect();
     assert!(input.iter().all(|p| p.data.len() <= w));
-    let mut sim = sim::rx::crc_check("rusthdl", w).unwrap();
+    let mut sim = sim::rx::crc_check(Engine::RustHdl, w).unwrap();
     let res = run_packets(sim.as_mut(), &input, &PacketRun::default()).unwrap();
     assert_eq!(res.packets.len(), input.len());
     let span = res.packets.last().unwrap().last_cycle - res.packets[0].first_cycle + 1;

@@ -4,16 +4,27 @@
 //! stream with code 2, a stream ending inside an FPDU with code 1.
 
 use golden::fpdu::FramingConfig;
+use hdl::sideband::RxFpduUser;
 use rand::Rng;
 use sim::packet::{run_packets, Packet, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::rx::word_stream;
 use testbench::tx::framed_fpdus;
 
 /// The ULPDU limit of RFC 5044 section 3, as the `cfg_max_ulpdu` value that accepts every length.
 const ULPDU_MAX: u64 = golden::mulpdu::ULPDU_MAX as u64;
-const ERR: u64 = 1 << 41;
+/// `user` as an error packet with section 8 `code`.
+fn with_error(user: u64, code: u64) -> u64 {
+    RxFpduUser { err: true, code, ..RxFpduUser::unpack(user) }.pack()
+}
+
+/// The error flag and code of a sideband.
+fn error_of(user: u64) -> (bool, u64) {
+    let f = RxFpduUser::unpack(user);
+    (f.err, f.code)
+}
 
 struct Case {
     markers: bool,
@@ -39,16 +50,20 @@ impl Case {
     fn user(&self, at: usize) -> u64 {
         let pos = self.offset.wrapping_add(at as u32);
         let to_mk = ((512 - pos % 512) % 512) / 4;
-        (self.seq.wrapping_add(at as u32) as u64)
-            | ((to_mk as u64) << 32)
-            | ((self.markers as u64) << 39)
-            | ((self.crc as u64) << 40)
+        RxFpduUser {
+            seq: self.seq.wrapping_add(at as u32) as u64,
+            to_marker: to_mk as u64,
+            markers: self.markers,
+            crc: self.crc,
+            ..Default::default()
+        }
+        .pack()
     }
 }
 
 /// Runs the word stream of `stream` through the delineator.
 fn run(
-    engine: &str,
+    engine: Engine,
     w: usize,
     case: &Case,
     stream: &[u8],
@@ -84,7 +99,7 @@ fn ulpdus(seed: u64, n: usize, max: usize) -> Vec<Vec<u8>> {
 }
 
 fn check_fpdus(
-    engine: &str,
+    engine: Engine,
     w: usize,
     case: &Case,
     seed: u64,
@@ -107,7 +122,7 @@ fn check_fpdus(
 }
 
 macro_rules! delineator_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -141,13 +156,13 @@ macro_rules! delineator_tests {
 }
 
 delineator_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 #[test]
@@ -160,7 +175,7 @@ fn ulpdu_length_above_the_limit_ends_the_stream_with_code_2() {
             us[4] = vec![1; 101];
             let fpdus = framed_fpdus(cfg, &us);
             let stream = fpdus.concat();
-            let out = run("rusthdl", w, &case, &stream, false, 1, PacketRun::default());
+            let out = run(Engine::RustHdl, w, &case, &stream, false, 1, PacketRun::default());
             assert_eq!(out.len(), 5, "W={w} markers={markers}: four FPDUs and the error");
             for (p, f) in out.iter().zip(&fpdus[..4]) {
                 assert_eq!(p.data, *f);
@@ -170,7 +185,7 @@ fn ulpdu_length_above_the_limit_ends_the_stream_with_code_2() {
             assert_eq!(e.data.len(), 0, "W={w}: the error packet carries no words");
             assert_eq!(
                 e.user(),
-                case.user(at) | ERR | (2 << 42),
+                with_error(case.user(at), 2),
                 "W={w}: code 2 at the FPDU's sequence number"
             );
         }
@@ -189,8 +204,15 @@ fn stream_ending_inside_an_fpdu_ends_with_code_1() {
             // Cut inside the 10th FPDU, on a word boundary (the realigner hands on whole words).
             let start: usize = fpdus[..9].iter().map(|f| f.len()).sum();
             let cut = start + 4 * r.gen_range(1..fpdus[9].len() / 4);
-            let out =
-                run("rusthdl", w, &case, &whole[..cut], true, cut as u64, PacketRun::default());
+            let out = run(
+                Engine::RustHdl,
+                w,
+                &case,
+                &whole[..cut],
+                true,
+                cut as u64,
+                PacketRun::default(),
+            );
             assert_eq!(out.len(), 10, "W={w} cut {cut}");
             for (p, f) in out.iter().zip(&fpdus[..9]) {
                 assert_eq!(p.data, *f);
@@ -199,17 +221,17 @@ fn stream_ending_inside_an_fpdu_ends_with_code_1() {
             assert_eq!(e.data, whole[start..cut], "W={w} cut {cut}: the partial FPDU's words");
             assert_eq!(
                 *e.users.last().unwrap(),
-                case.user(start) | ERR | (1 << 42),
+                with_error(case.user(start), 1),
                 "W={w} cut {cut}"
             );
         }
         // The stream ends on an FPDU boundary, but with octets of a word lost: a null error.
-        let out = run("rusthdl", w, &case, &whole, true, 3, PacketRun::default());
+        let out = run(Engine::RustHdl, w, &case, &whole, true, 3, PacketRun::default());
         assert_eq!(out.len(), 13, "W={w}: the FPDUs and the error");
         assert_eq!(out[12].data.len(), 0);
-        assert_eq!(out[12].user() & (ERR | (3 << 42)), ERR | (1 << 42));
+        assert_eq!(error_of(out[12].user()), (true, 1));
         // And a clean end: no error.
-        let out = run("rusthdl", w, &case, &whole, false, 3, PacketRun::default());
+        let out = run(Engine::RustHdl, w, &case, &whole, false, 3, PacketRun::default());
         assert_eq!(out.len(), 12, "W={w}: a clean end");
     }
 }
@@ -221,7 +243,7 @@ fn input_after_the_error_is_dropped() {
     let mut us = ulpdus(2, 30, 50);
     us[1] = vec![0; 51];
     let stream = framed_fpdus(cfg, &us).concat();
-    let out = run("rusthdl", 8, &case, &stream, false, 4, PacketRun::default());
+    let out = run(Engine::RustHdl, 8, &case, &stream, false, 4, PacketRun::default());
     assert_eq!(out.len(), 2);
-    assert_eq!(out[1].user() & (ERR | (3 << 42)), ERR | (2 << 42));
+    assert_eq!(error_of(out[1].user()), (true, 2));
 }

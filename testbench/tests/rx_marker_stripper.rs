@@ -4,13 +4,18 @@
 //! code, and nothing leaves after an error.
 
 use golden::fpdu::FramingConfig;
+use hdl::sideband::{RxFpduUser, RxUlpduUser};
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, Packet, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::tx::framed_fpdus;
 
-const ERR: u64 = 1 << 48;
+/// The error packet's sideband: `user` with the error flag and section 8 `code`.
+fn with_error(user: u64, code: u64) -> u64 {
+    RxUlpduUser { err: true, code, ..RxUlpduUser::unpack(user) }.pack()
+}
 
 struct Stream {
     ulpdus: Vec<Vec<u8>>,
@@ -36,10 +41,14 @@ fn stream(seed: u64, n: usize, max: usize, markers: bool, offset: u32, seq: u32)
         .map(|f| {
             let pos = offset.wrapping_add(at as u32);
             let to_mk = ((512 - pos % 512) % 512) / 4;
-            let user = (seq.wrapping_add(at as u32) as u64)
-                | ((to_mk as u64) << 32)
-                | ((markers as u64) << 39)
-                | (1 << 40);
+            let user = RxFpduUser {
+                seq: seq.wrapping_add(at as u32) as u64,
+                to_marker: to_mk as u64,
+                markers,
+                crc: true,
+                ..Default::default()
+            }
+            .pack();
             starts.push(at);
             at += f.len();
             InPacket { data: f, user }
@@ -48,7 +57,7 @@ fn stream(seed: u64, n: usize, max: usize, markers: bool, offset: u32, seq: u32)
     Stream { ulpdus, input, starts }
 }
 
-fn run(engine: &str, w: usize, input: &[InPacket], opts: &PacketRun) -> (Vec<Packet>, u64) {
+fn run(engine: Engine, w: usize, input: &[InPacket], opts: &PacketRun) -> (Vec<Packet>, u64) {
     let mut sim = sim::rx::marker_stripper(engine, w).unwrap();
     let opts = PacketRun { pulses: vec!["err_marker".into()], ..opts.clone() };
     let res = run_packets(sim.as_mut(), input, &opts).unwrap();
@@ -56,10 +65,11 @@ fn run(engine: &str, w: usize, input: &[InPacket], opts: &PacketRun) -> (Vec<Pac
 }
 
 fn good_user(s: &Stream, i: usize) -> u64 {
-    (s.input[i].user & 0xFFFF_FFFF) | ((s.ulpdus[i].len() as u64) << 32)
+    let seq = RxFpduUser::unpack(s.input[i].user).seq;
+    RxUlpduUser { seq, len: s.ulpdus[i].len() as u64, ..Default::default() }.pack()
 }
 
-fn check_clean(engine: &str, w: usize, s: &Stream, opts: &PacketRun) {
+fn check_clean(engine: Engine, w: usize, s: &Stream, opts: &PacketRun) {
     let (out, errs) = run(engine, w, &s.input, opts);
     assert_eq!(errs, 0, "{engine} W={w}");
     assert_eq!(out.len(), s.ulpdus.len(), "{engine} W={w}: ULPDU count");
@@ -74,7 +84,7 @@ fn check_clean(engine: &str, w: usize, s: &Stream, opts: &PacketRun) {
 }
 
 macro_rules! marker_stripper_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -103,13 +113,13 @@ macro_rules! marker_stripper_tests {
 }
 
 marker_stripper_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 /// Marker offsets (in the FPDU packet) of FPDU `i`.
@@ -120,9 +130,13 @@ fn marker_offsets(s: &Stream, i: usize, offset: u32) -> Vec<usize> {
 
 #[test]
 fn wrong_fpduptr_is_code_3_and_ends_the_stream() {
-    for (w, engine) in
-        [(4, "rusthdl"), (8, "rusthdl"), (16, "rusthdl"), (64, "rusthdl"), (64, "verilator")]
-    {
+    for (w, engine) in [
+        (4, Engine::RustHdl),
+        (8, Engine::RustHdl),
+        (16, Engine::RustHdl),
+        (64, Engine::RustHdl),
+        (64, Engine::Verilator),
+    ] {
         let off = 200u32;
         let s = stream(w as u64, 40, 2000, true, off, 0);
         let mut r = rng(w as u64 + 1);
@@ -145,7 +159,7 @@ fn wrong_fpduptr_is_code_3_and_ends_the_stream() {
                 assert_eq!(p.data, s.ulpdus[j]);
             }
             let last = out[i].users.last().unwrap();
-            assert_eq!(*last, good_user(&s, i) | ERR | (3 << 49), "W={w}: code 3");
+            assert_eq!(*last, with_error(good_user(&s, i), 3), "W={w}: code 3");
             assert_eq!(out[i].data.len() % w, 0, "W={w}: the error beat is null");
         }
     }
@@ -156,11 +170,12 @@ fn upstream_errors_keep_their_code() {
     for (w, code) in [(4usize, 1u64), (8, 2), (32, 2), (64, 1)] {
         let s = stream(3 * w as u64, 20, 700, true, 0, 5);
         let mut input = s.input.clone();
-        input[7].user |= (1 << 41) | (code << 42);
-        let (out, errs) = run("rusthdl", w, &input, &PacketRun::default());
+        input[7].user = RxFpduUser { err: true, code, ..RxFpduUser::unpack(input[7].user) }.pack();
+        let (out, errs) = run(Engine::RustHdl, w, &input, &PacketRun::default());
         assert_eq!(errs, 0);
         assert_eq!(out.len(), 8, "W={w}");
-        assert_eq!(out[7].users.last().unwrap() >> 48, 1 | (code << 1), "W={w}");
+        let got = RxUlpduUser::unpack(*out[7].users.last().unwrap());
+        assert_eq!((got.err, got.code), (true, code), "W={w}");
     }
 }
 
@@ -169,10 +184,11 @@ fn zero_length_error_packet() {
     // The delineator's code 2 for a ULPDU_Length above the limit: a packet of no words.
     let s = stream(1, 5, 100, false, 0, 0);
     let mut input = s.input[..3].to_vec();
-    input.push(InPacket { data: vec![], user: 123 | (1 << 41) | (2 << 42) });
+    let user = RxFpduUser { seq: 123, err: true, code: 2, ..Default::default() }.pack();
+    input.push(InPacket { data: vec![], user });
     input.extend(s.input[3..].iter().cloned());
-    let (out, _) = run("rusthdl", 8, &input, &PacketRun::default());
+    let (out, _) = run(Engine::RustHdl, 8, &input, &PacketRun::default());
     assert_eq!(out.len(), 4);
     assert_eq!(out[3].data.len(), 0);
-    assert_eq!(out[3].user(), 123 | ERR | (2 << 49));
+    assert_eq!(out[3].user(), RxUlpduUser { seq: 123, err: true, code: 2, len: 0 }.pack());
 }

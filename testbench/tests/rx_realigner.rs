@@ -7,11 +7,12 @@
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::rx::{segments, with_retransmissions};
 
 fn run(
-    engine: &str,
+    engine: Engine,
     w: usize,
     stream: &[u8],
     segs: &[InPacket],
@@ -54,7 +55,7 @@ fn stream(seed: u64, n: usize) -> Vec<u8> {
 }
 
 macro_rules! realigner_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -92,14 +93,14 @@ macro_rules! realigner_tests {
 }
 
 realigner_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 #[test]
@@ -108,7 +109,7 @@ fn realigner_stream_ending_mid_word_and_empty_fin_segment() {
         let s = stream(3, 101);
         let mut r = rng(9);
         let mut segs = segments(&mut r, &s, 0, 17, false);
-        segs.push(InPacket { data: vec![], user: (101u64) | (1 << 32) });
-        run("rusthdl", w, &s, &segs, 0, 0, PacketRun::default());
+        segs.push(InPacket::segment(vec![], 101, true));
+        run(Engine::RustHdl, w, &s, &segs, 0, 0, PacketRun::default());
     }
 }

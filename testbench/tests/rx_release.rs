@@ -3,17 +3,21 @@
 //! error packet; nothing leaves after it. A 16-beat buffer is filled to the largest packet it
 //! accepts (15 beats) under backpressure: no deadlock, nothing lost.
 
+use hdl::sideband::RxUlpduUser;
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, Packet, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 
-const ERR: u64 = 1 << 48;
+/// `user` as an error packet with section 8 `code`.
+fn with_error(user: u64, code: u64) -> u64 {
+    RxUlpduUser { err: true, code, ..RxUlpduUser::unpack(user) }.pack()
+}
 
-/// A ULPDU packet as the Marker stripper hands it on: `[31:0]` sequence number, `[47:32]` length on
-/// every beat.
+/// A ULPDU packet as the Marker stripper hands it on: sequence number and length on every beat.
 fn good(seq: u32, data: Vec<u8>) -> InPacket {
-    let user = seq as u64 | (data.len() as u64) << 32;
+    let user = RxUlpduUser { seq: seq as u64, len: data.len() as u64, ..Default::default() }.pack();
     InPacket { data, user }
 }
 
@@ -32,7 +36,7 @@ fn random_ulpdus(seed: u64, n: usize, max: usize) -> Vec<InPacket> {
 }
 
 fn run(w: usize, small: bool, input: &[InPacket], opts: &PacketRun) -> (Vec<Packet>, u64) {
-    let mut sim = sim::rx::release("rusthdl", w, small).unwrap();
+    let mut sim = sim::rx::release(Engine::RustHdl, w, small).unwrap();
     let opts = PacketRun { pulses: vec!["dropped".into()], ..opts.clone() };
     let res = run_packets(sim.as_mut(), input, &opts).unwrap();
     (res.packets, res.pulse_counts[0])
@@ -68,7 +72,7 @@ fn a_full_small_buffer_passes_everything_under_backpressure() {
 fn packets_are_held_until_their_last_beat() {
     // No output beat of a packet before the input's last beat of that packet.
     for w in [4usize, 8, 64] {
-        let mut sim = sim::rx::release("rusthdl", w, false).unwrap();
+        let mut sim = sim::rx::release(Engine::RustHdl, w, false).unwrap();
         let input = random_ulpdus(10 + w as u64, 30, 40 * w);
         let opts = PacketRun { idle: Pattern::Random { p: 0.5, seed: 3 }, ..PacketRun::default() };
         let res = run_packets(sim.as_mut(), &input, &opts).unwrap();
@@ -109,7 +113,7 @@ fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
             };
             // The null beat: appended as a separate one-beat packet is not the same thing, so
             // build the error packet's beats here: data beats, then the flagged null beat.
-            let mut sim = sim::rx::release("rusthdl", w, small).unwrap();
+            let mut sim = sim::rx::release(Engine::RustHdl, w, small).unwrap();
             let s = sim::stream::StreamPorts::find(sim.as_ref(), "s_axis").unwrap();
             let mut beats = sim::packet::packet_beats(&with_err, s.width, 0);
             if keep > 0 {
@@ -117,7 +121,7 @@ fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
             } else {
                 beats.pop();
             }
-            let mut null = sim::stream::message_beats(&[], w, user | ERR | code << 49, 0);
+            let mut null = sim::stream::message_beats(&[], w, with_error(user, code), 0);
             beats.append(&mut null);
             beats.extend(sim::packet::packet_beats(&input[bad_at + 1..], w, 0));
             let res = sim::packet::run_beats(sim.as_mut(), beats, &opts).unwrap();
@@ -126,7 +130,7 @@ fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
             assert_same(w, &out[..bad_at], &input[..bad_at]);
             let e = &out[bad_at];
             assert_eq!(e.data.len(), 0, "W={w}: the error packet is one null beat");
-            assert_eq!(e.users, vec![user | ERR | code << 49], "W={w}: error sideband");
+            assert_eq!(e.users, vec![with_error(user, code)], "W={w}: error sideband");
             assert_eq!(res.pulse_counts, vec![1], "W={w}: one drop");
         }
     }
@@ -137,7 +141,7 @@ fn one_beat_per_cycle_in_and_out_for_one_beat_packets() {
     for w in [4usize, 8, 16, 32, 64] {
         let input: Vec<InPacket> =
             (0..300).map(|i| good(i, vec![i as u8; 1 + i as usize % w])).collect();
-        let mut sim = sim::rx::release("rusthdl", w, false).unwrap();
+        let mut sim = sim::rx::release(Engine::RustHdl, w, false).unwrap();
         let res = run_packets(sim.as_mut(), &input, &PacketRun::default()).unwrap();
         assert_same(w, &res.packets, &input);
         let in_span = res.in_last_cycles.last().unwrap() - res.in_first_cycles[0] + 1;

@@ -6,10 +6,18 @@ use golden::fpdu::FramingConfig;
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::tx::{fpdu_user, framed_fpdus};
 
-fn run(engine: &str, w: usize, offset: u32, ulpdus: &[Vec<u8>], crc: bool, opts: PacketRun) -> u64 {
+fn run(
+    engine: Engine,
+    w: usize,
+    offset: u32,
+    ulpdus: &[Vec<u8>],
+    crc: bool,
+    opts: PacketRun,
+) -> u64 {
     let cfg = |crc| FramingConfig { markers: true, crc, offset };
     let input = framed_fpdus(cfg(false), ulpdus);
     let want = framed_fpdus(cfg(crc), ulpdus);
@@ -34,7 +42,7 @@ fn ulpdus(seed: u64, n: usize, max: usize) -> Vec<Vec<u8>> {
 }
 
 macro_rules! crc_unit_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -75,12 +83,12 @@ macro_rules! crc_unit_tests {
 }
 
 crc_unit_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }

@@ -6,6 +6,7 @@ use golden::fpdu::{Framer, FramingConfig};
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 
 /// The ULPDU limit of RFC 5044 section 3.
@@ -30,12 +31,13 @@ struct Case {
     push: bool,
 }
 
-fn run(engine: &str, w: usize, cases: &[Case], markers: bool, crc: bool, opts: PacketRun) {
+fn run(engine: Engine, w: usize, cases: &[Case], markers: bool, crc: bool, opts: PacketRun) {
     let packets: Vec<InPacket> = cases
         .iter()
         .map(|c| InPacket {
             data: c.data.clone(),
-            user: c.declared as u64 | ((c.push as u64) << 16),
+            user: hdl::sideband::TxUlpduUser { len: c.declared as u64 & 0xFFFF, push: c.push }
+                .pack(),
         })
         .collect();
     let mut sim = sim::tx::framer(engine, w).unwrap();
@@ -107,7 +109,7 @@ fn bad_lengths(w: usize) -> Vec<Case> {
 }
 
 macro_rules! framer_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -139,18 +141,18 @@ macro_rules! framer_tests {
 }
 
 framer_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 #[test]
 fn framer_w8_long_ulpdus_match_golden_at_full_rate() {
     let cases = random_cases(7, 12, 4000);
-    run("rusthdl", 8, &cases, false, true, PacketRun::default());
+    run(Engine::RustHdl, 8, &cases, false, true, PacketRun::default());
 }

@@ -5,10 +5,11 @@ use golden::fpdu::FramingConfig;
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::tx::{fpdu_user, framed_fpdus, plain_fpdu};
 
-fn run(engine: &str, w: usize, offset: u32, ulpdus: &[Vec<u8>], markers: bool, opts: PacketRun) {
+fn run(engine: Engine, w: usize, offset: u32, ulpdus: &[Vec<u8>], markers: bool, opts: PacketRun) {
     let packets: Vec<InPacket> = ulpdus
         .iter()
         .map(|u| InPacket { data: plain_fpdu(u), user: fpdu_user(u.len(), markers, false, false) })
@@ -66,7 +67,7 @@ fn random_stream(seed: u64, n: usize, max: usize) -> (u32, Vec<Vec<u8>>) {
 }
 
 macro_rules! inserter_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -100,19 +101,19 @@ macro_rules! inserter_tests {
 }
 
 inserter_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 #[test]
 fn misaligned_stream_position_is_flagged() {
-    let mut sim = sim::tx::marker_inserter("rusthdl", 8).unwrap();
+    let mut sim = sim::tx::marker_inserter(Engine::RustHdl, 8).unwrap();
     let opts = PacketRun {
         settings: vec![("cfg_seq".into(), 1002), ("cfg_origin".into(), 1000)],
         ..PacketRun::default()

@@ -8,6 +8,7 @@ use golden::segment::{effective_emss, segment_fpdus_with_push};
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
 use sim::stream::Pattern;
+use sim::Engine;
 use testbench::rng;
 use testbench::tx::{fpdu_user, framed_fpdus};
 
@@ -18,7 +19,7 @@ struct Stream {
     push: Vec<bool>,
 }
 
-fn run(engine: &str, w: usize, st: &Stream, emss: u32, seq: u32, opts: PacketRun) {
+fn run(engine: Engine, w: usize, st: &Stream, emss: u32, seq: u32, opts: PacketRun) {
     let cfg = FramingConfig { markers: st.markers, crc: true, offset: st.offset };
     let fpdus = framed_fpdus(cfg, &st.ulpdus);
     let packets: Vec<InPacket> = fpdus
@@ -67,7 +68,7 @@ fn stream(seed: u64, n: usize, max: usize, markers: bool, push_p: f64) -> Stream
 }
 
 macro_rules! segmenter_tests {
-    ($($name:ident: $engine:literal, $w:literal;)*) => {$(
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
             use super::*;
 
@@ -102,14 +103,14 @@ macro_rules! segmenter_tests {
 }
 
 segmenter_tests! {
-    rusthdl_w4: "rusthdl", 4;
-    rusthdl_w8: "rusthdl", 8;
-    rusthdl_w16: "rusthdl", 16;
-    rusthdl_w32: "rusthdl", 32;
-    rusthdl_w64: "rusthdl", 64;
-    verilator_w4: "verilator", 4;
-    verilator_w8: "verilator", 8;
-    verilator_w64: "verilator", 64;
+    rusthdl_w4: sim::Engine::RustHdl, 4;
+    rusthdl_w8: sim::Engine::RustHdl, 8;
+    rusthdl_w16: sim::Engine::RustHdl, 16;
+    rusthdl_w32: sim::Engine::RustHdl, 32;
+    rusthdl_w64: sim::Engine::RustHdl, 64;
+    verilator_w4: sim::Engine::Verilator, 4;
+    verilator_w8: sim::Engine::Verilator, 8;
+    verilator_w64: sim::Engine::Verilator, 64;
 }
 
 #[test]
@@ -120,5 +121,5 @@ fn emss_below_128_counts_as_128_and_push_closes_segments() {
         ulpdus: vec![vec![1; 20], vec![2; 20], vec![3; 20], vec![4; 100], vec![5; 8]],
         push: vec![false, true, false, false, true],
     };
-    run("rusthdl", 8, &st, 10, 0, PacketRun::default());
+    run(Engine::RustHdl, 8, &st, 10, 0, PacketRun::default());
 }

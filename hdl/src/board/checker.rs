@@ -24,7 +24,7 @@
 //! cycle after the beat.
 
 use crate::board::pattern::TrafficPattern;
-use crate::rx::marker_stripper::RX_ULPDU_USER;
+use crate::sideband::{RxUlpduUserFields, RX_ULPDU_USER};
 use crate::stream::StreamSink;
 use rust_hdl::prelude::*;
 
@@ -126,7 +126,7 @@ impl<const W: usize, const B: usize> Logic for LoopbackChecker<W, B> {
         {
             self.diff.next = true;
         }
-        self.is_err.next = self.s_axis.user.val().get_bit(48);
+        self.is_err.next = self.s_axis.user.val().get_value_rx_ulpdu_err();
         self.want.advance.next = self.s_axis.valid.val() & !self.is_err.val();
         if self.s_axis.valid.val() & self.is_err.val() {
             self.err_q.d.next = true;

@@ -40,6 +40,7 @@
 
 use crate::crc::engine::{check_engine_params, CrcEngine};
 use crate::fifo::RegFifo;
+use crate::sideband::CrcResultUserFields;
 use crate::skid::SkidBuffer;
 use crate::stream::{StreamSink, StreamSource};
 use golden::crc::CrcDef;
@@ -55,7 +56,7 @@ pub struct CrcCalc<const W: usize, const B: usize> {
     /// The messages.
     pub s_axis: StreamSink<W, B, 1>,
     /// One result per message.
-    pub m_axis: StreamSource<4, 32, 1>,
+    pub m_axis: StreamSource<4, 32, { crate::sideband::CrcResultUser::BITS }>,
     engine: CrcEngine<W, B>,
     // Queued results: bits 31:0 the CRC value, bit 32 the bad flag.
     results: RegFifo<33>,
@@ -139,7 +140,8 @@ impl<const W: usize, const B: usize> Logic for CrcCalc<W, B> {
         self.results.out_ready.next = self.out.in_ready.val();
         self.m_axis.valid.next = self.out.out_valid.val() & !self.rst.val();
         self.m_axis.data.next = self.out.out_data.val().get_bits::<32>(0);
-        self.m_axis.user.next = self.out.out_data.val().get_bits::<1>(32);
+        self.m_axis.user.next = 0.into();
+        self.m_axis.user.next.set_value_crc_result_bad(self.out.out_data.val().get_bit(32));
         self.m_axis.keep.next = 15.into();
         self.m_axis.last.next = true;
         self.out.out_ready.next = self.m_axis.ready.val() & !self.rst.val();

@@ -54,24 +54,20 @@
 //! `rst` empties the FIFO and drops any record.
 
 use crate::place::{term, ECHO_OCTETS, HEADER_CAPTURE_BITS};
-use crate::rx::marker_stripper::RX_ULPDU_USER;
+use crate::sideband::PlaceUlpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_fifo::StreamFifo;
 use rust_hdl::prelude::*;
 
 /// Bits of the echoed header.
 pub const ECHO_BITS: usize = 8 * ECHO_OCTETS;
-/// Input sideband: `RX_ULPDU_USER` and two mode bits.
-pub const HDR_IN_USER: usize = RX_ULPDU_USER + 2;
+pub use crate::sideband::HDR_IN_USER;
 /// Mode: a ULPDU of the in-order stream (`mpa_rx`).
 pub const MODE_INORDER: u64 = 0;
 /// Mode: a ULPDU located out of order whose header is only checked (its beats are dropped).
 pub const MODE_PROBE: u64 = 1;
 /// Mode: a ULPDU located out of order, placed now (its beats go to the writer).
 pub const MODE_PLACE: u64 = 2;
-/// Bit of the input sideband where the mode starts (`update` writes it as the literal 51).
-pub const MODE_SHIFT: usize = RX_ULPDU_USER;
-const _: () = assert!(MODE_SHIFT == 51, "PlaceHeader: the mode bits are written as 51 and 52");
 const CAP: usize = HEADER_CAPTURE_BITS;
 
 /// One decoded ULPDU header, offered by [`PlaceHeader`] (the source view).
@@ -209,6 +205,8 @@ pub struct PlaceHeader<const W: usize, const B: usize> {
     bidx: DFF<Bits<8>>,
     cap: DFF<Bits<CAP>>,
     cuser: DFF<Bits<HDR_IN_USER>>,
+    /// The input beat's mode.
+    s_mode: Signal<Local, Bits<2>>,
     full: DFF<Bit>,
     // The record.
     o_valid: DFF<Bit>,
@@ -301,6 +299,7 @@ impl<const W: usize, const B: usize> PlaceHeader<W, B> {
             bidx: Default::default(),
             cap: Default::default(),
             cuser: Default::default(),
+            s_mode: Default::default(),
             full: Default::default(),
             o_valid: Default::default(),
             o_seq: Default::default(),
@@ -426,8 +425,9 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         // ---- Input: every beat into the FIFO; the first beats also into the capture. ----
         // A new ULPDU waits while the previous one's capture has not moved out; a probe's beats
         // do not wait for room in the FIFO.
-        self.s_axis.ready.next = (self.fifo.s_axis.ready.val()
-            | self.s_axis.user.val().get_bit(51))
+        // Mode bit 0: MODE_PROBE.
+        self.s_mode.next = self.s_axis.user.val().get_value_place_ulpdu_mode();
+        self.s_axis.ready.next = (self.fifo.s_axis.ready.val() | self.s_mode.val().get_bit(0))
             & !(self.full.q.val() & !self.in_pkt.q.val());
         self.take.next = self.s_axis.valid.val() & self.s_axis.ready.val();
         self.fifo.s_axis.data.next = self.s_axis.data.val();
@@ -435,7 +435,7 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         self.fifo.s_axis.user.next = 0.into();
         self.fifo.s_axis.last.next = self.s_axis.last.val();
         // A probe's beats are not forwarded (nothing of it is written).
-        self.fifo.s_axis.valid.next = self.take.val() & !self.s_axis.user.val().get_bit(51);
+        self.fifo.s_axis.valid.next = self.take.val() & !self.s_mode.val().get_bit(0);
         self.idx.next = self.bidx.q.val();
         if !self.in_pkt.q.val() {
             self.idx.next = 0.into();
@@ -468,7 +468,7 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
                 | ((self.le[k].val() >> 8) & 0x0000_FF00)
                 | (self.le[k].val() >> 24);
         }
-        self.u_len.next = self.cuser.q.val().get_bits::<16>(32);
+        self.u_len.next = self.cuser.q.val().get_value_place_ulpdu_len();
         self.c0.next = self.cap.q.val().get_bits::<8>(0);
         self.c1.next = self.cap.q.val().get_bits::<8>(8);
         self.t_bit.next = self.c0.val().get_bit(7);
@@ -496,9 +496,9 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         // The rules, first failure wins (golden::ddp::decode_with).
         self.bad.next = true;
         self.code.next = 0.into();
-        if self.cuser.q.val().get_bit(48) {
-            self.code.next =
-                bit_cast::<16, 2>(self.cuser.q.val().get_bits::<2>(49)) | self.c_e_mpa.val();
+        if self.cuser.q.val().get_value_place_ulpdu_err() {
+            self.code.next = bit_cast::<16, 2>(self.cuser.q.val().get_value_place_ulpdu_code())
+                | self.c_e_mpa.val();
         } else if self.u_len.val() < 2 {
             self.code.next = self.c_e_cat.val();
         } else if self.dv.val() != self.ver.val() {
@@ -539,10 +539,10 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         if self.move_out.val() {
             self.full.d.next = false;
             self.o_valid.d.next = true;
-            self.o_seq.d.next = self.cuser.q.val().get_bits::<32>(0);
+            self.o_seq.d.next = self.cuser.q.val().get_value_place_ulpdu_seq();
             self.o_ulen.d.next = self.u_len.val();
             self.o_err.d.next = self.bad.val();
-            self.o_mpa.d.next = self.cuser.q.val().get_bit(48);
+            self.o_mpa.d.next = self.cuser.q.val().get_value_place_ulpdu_err();
             self.o_code.d.next = self.code.val();
             self.o_tagged.d.next = self.t_bit.val();
             self.o_last.d.next = self.l_bit.val();
@@ -564,7 +564,7 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
                 | bit_cast::<64, 32>(self.be[10].val());
             self.o_tctl.d.next = self.be[4].val().get_bits::<16>(16);
             self.o_echo.d.next = self.cap.q.val().get_bits::<ECHO_BITS>(0) & self.emask.val();
-            self.o_mode.d.next = self.cuser.q.val().get_bits::<2>(51);
+            self.o_mode.d.next = self.cuser.q.val().get_value_place_ulpdu_mode();
         }
         self.hdr.valid.next = self.o_valid.q.val();
         self.hdr.seq.next = self.o_seq.q.val();

@@ -95,10 +95,12 @@
 
 use crate::fifo::RegFifo;
 use crate::lutram::LutRam;
-use crate::place::header::{HDR_IN_USER, MODE_PLACE, MODE_PROBE, MODE_SHIFT};
-use crate::rx::marker_stripper::RX_ULPDU_USER;
-use crate::rx::realigner::RX_SEG_USER;
+use crate::place::header::{MODE_PLACE, MODE_PROBE};
 use crate::rx::verify::RxVerify;
+use crate::sideband::{
+    PlaceUlpduUserFields, RxSegmentUserFields, RxUlpduUserFields, HDR_IN_USER, RX_SEG_USER,
+    RX_ULPDU_USER,
+};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
@@ -243,9 +245,8 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     c_4_32: Constant<Bits<32>>,
     c_fffc: Constant<Bits<16>>,
     c_tail: Constant<Bits<16>>,
-    c_fin: Constant<Bits<RX_SEG_USER>>,
-    c_probe: Constant<Bits<HDR_IN_USER>>,
-    c_place: Constant<Bits<HDR_IN_USER>>,
+    c_probe: Constant<Bits<2>>,
+    c_place: Constant<Bits<2>>,
     c_cnt: Vec<Constant<Bits<32>>>,
     // Locals.
     take: Signal<Local, Bit>,
@@ -376,9 +377,8 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             c_4_32: Constant::new(4u64.into()),
             c_fffc: Constant::new(0xFFFCu64.into()),
             c_tail: Constant::new(((B - 24) as u64).into()),
-            c_fin: Constant::new((1u64 << 32).into()),
-            c_probe: Constant::new((MODE_PROBE << MODE_SHIFT).into()),
-            c_place: Constant::new((MODE_PLACE << MODE_SHIFT).into()),
+            c_probe: Constant::new(MODE_PROBE.into()),
+            c_place: Constant::new(MODE_PLACE.into()),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
             take: Default::default(),
             n1: Default::default(),
@@ -484,7 +484,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.last1.d.next = self.s_axis.last.val();
             self.first1.d.next = self.first.q.val();
             if self.first.q.val() {
-                self.seg_s.d.next = bit_cast::<32, RX_SEG_USER>(self.s_axis.user.val());
+                self.seg_s.d.next = self.s_axis.user.val().get_value_rx_seg_seq();
                 self.ch_pend.d.next = self.chain_valid.val();
                 self.ch_seq.d.next = self.chain_seq.val();
                 self.al_pend.d.next = self.cfg_aligned.val() & self.cfg_fwd.val();
@@ -535,7 +535,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         // The first beat of a segment: the position from its sequence number.
         if self.take.val() & self.first.q.val() {
             self.ph.d.next = bit_cast::<9, 32>(
-                bit_cast::<32, RX_SEG_USER>(self.s_axis.user.val()) - self.cfg_origin.val(),
+                self.s_axis.user.val().get_value_rx_seg_seq() - self.cfg_origin.val(),
             );
             self.len.d.next = 0.into();
         }
@@ -654,11 +654,9 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         // over the rest of the read is taken and dropped.
         self.verify.s_axis.data.next = self.s_rd.data.val();
         self.verify.s_axis.keep.next = self.s_rd.keep.val();
-        self.verify.s_axis.user.next = bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val());
-        if self.s_rd.last.val() {
-            self.verify.s_axis.user.next =
-                bit_cast::<RX_SEG_USER, 32>(self.c_seq.q.val()) | self.c_fin.val();
-        }
+        self.verify.s_axis.user.next = 0.into();
+        self.verify.s_axis.user.next.set_value_rx_seg_seq(self.c_seq.q.val());
+        self.verify.s_axis.user.next.set_value_rx_seg_fin(self.s_rd.last.val());
         self.verify.s_axis.last.next = self.s_rd.last.val();
         // (Each of these is its own statement, none writing `s_rd.ready` while reading
         // `s_rd.last`: Verilator then orders them against the reader's block, which writes
@@ -677,7 +675,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         self.ends.push.next = self.verify.fpdu_done.val();
         self.ends.push_data.next = self.verify.fpdu_end.val();
         // The verdicts.
-        self.s_err.next = self.verify.m_axis.user.val().get_bit(48);
+        self.s_err.next = self.verify.m_axis.user.val().get_value_rx_ulpdu_err();
         // A good packet's last beat waits for its end from the CRC check.
         self.hold_last.next =
             self.verify.m_axis.last.val() & !self.s_err.val() & !self.ends.out_valid.val();
@@ -692,13 +690,12 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         self.fwd.s_axis.data.next = self.verify.m_axis.data.val();
         self.fwd.s_axis.keep.next = self.verify.m_axis.keep.val();
         self.fwd.s_axis.last.next = self.verify.m_axis.last.val();
+        // The ULPDU sideband and the mode above it (PlaceUlpduUser extends RxUlpduUser).
         self.fwd.s_axis.user.next =
-            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val())
-                | self.c_probe.val();
+            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val());
+        self.fwd.s_axis.user.next.set_value_place_ulpdu_mode(self.c_probe.val());
         if self.placing.q.val() {
-            self.fwd.s_axis.user.next =
-                bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val())
-                    | self.c_place.val();
+            self.fwd.s_axis.user.next.set_value_place_ulpdu_mode(self.c_place.val());
         }
         self.fwd.s_axis.valid.next = false;
         if self.fwd_on.val() {
@@ -715,7 +712,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         if self.out_take.val() & self.fwd_on.val() & !self.placing.q.val() {
             self.pkt_v.d.next = true;
             self.pkt_g.d.next = !self.s_err.val();
-            self.pkt_s.d.next = bit_cast::<32, 51>(self.verify.m_axis.user.val());
+            self.pkt_s.d.next = self.verify.m_axis.user.val().get_value_rx_ulpdu_seq();
             self.pkt_e.d.next = self.ends.out_data.val();
             self.pkt_sp.d.next = self.al_try.q.val();
             self.al_got.d.next = true;
@@ -726,7 +723,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             } else {
                 self.ends.out_ready.next = true;
                 self.loc_v.d.next = !self.placing.q.val() & !self.al_try.q.val();
-                self.loc_s.d.next = bit_cast::<32, 51>(self.verify.m_axis.user.val());
+                self.loc_s.d.next = self.verify.m_axis.user.val().get_value_rx_ulpdu_seq();
                 self.loc_e.d.next = self.ends.out_data.val();
                 self.last_end.d.next = self.end_off.val();
                 if self.end_off.val() == self.e_off.q.val() {

@@ -124,7 +124,7 @@
 use crate::fifo::RegFifo;
 use crate::place::header::HDR_IN_USER;
 use crate::place::locate::PlaceLocate;
-use crate::rx::realigner::RX_SEG_USER;
+use crate::sideband::{RxSegmentUserFields, RX_SEG_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
@@ -1402,7 +1402,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                             self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
                         self.ev_from.d.next =
                             self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
-                        if self.inp.m_axis.user.val().get_bit(32) {
+                        if self.inp.m_axis.user.val().get_value_rx_seg_fin() {
                             self.fin_valid.d.next = true;
                             self.fin_sent.d.next = true;
                             self.fin_end.d.next =
@@ -1436,7 +1436,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         }
                     }
                     if self.inp.m_axis.last.val() {
-                        self.s_fin.d.next = self.inp.m_axis.user.val().get_bit(32);
+                        self.s_fin.d.next = self.inp.m_axis.user.val().get_value_rx_seg_fin();
                         self.state.d.next = 3.into();
                     }
                 }

@@ -35,7 +35,7 @@
 
 use crate::crc::engine::CrcEngine;
 use crate::fifo::RegFifo;
-use crate::rx::delineator::RX_FPDU_USER;
+use crate::sideband::{RxFpduUserFields, RX_FPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_fifo::StreamFifo;
 use crate::stream_skid::StreamSkid;
@@ -147,15 +147,14 @@ impl<const W: usize, const B: usize> Logic for RxCrcCheck<W, B> {
         self.verdicts.out_ready.next = self.can_go.val() & self.beats.m_axis.last.val();
         self.h_user.next = self.beats.m_axis.user.val();
         self.bad.next = self.beats.m_axis.last.val()
-            & self.h_user.val().get_bit(40)
-            & !self.h_user.val().get_bit(41)
+            & self.h_user.val().get_value_rx_fpdu_crc()
+            & !self.h_user.val().get_value_rx_fpdu_err()
             & self.verdicts.out_data.val().any();
         if self.bad.val() {
-            // Code 2 (binary 10 in [43:42]).
-            self.h_user.next =
-                self.beats.m_axis.user.val().replace_bit(41, true).replace_bit(43, true);
+            self.h_user.next.set_value_rx_fpdu_err(true);
+            self.h_user.next.set_value_rx_fpdu_code(2.into());
         }
-        self.ends.next = self.beats.m_axis.last.val() & self.h_user.val().get_bit(41);
+        self.ends.next = self.beats.m_axis.last.val() & self.h_user.val().get_value_rx_fpdu_err();
         self.out.s_axis.valid.next = self.can_go.val() & !self.dead.q.val();
         self.out.s_axis.data.next = self.beats.m_axis.data.val();
         self.out.s_axis.keep.next = self.beats.m_axis.keep.val();

@@ -44,17 +44,27 @@
 //! `rst` loads the position and sequence number, and starts at an FPDU boundary.
 
 use crate::keep_words::KeepWords;
-use crate::rx::realigner::RX_WORD_USER;
+use crate::sideband::{RxFpduUserFields, RX_WORD_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
 
-/// FPDU-packet sideband; see the module documentation.
-pub const RX_FPDU_USER: usize = 44;
+pub use crate::sideband::RX_FPDU_USER;
 
-/// Registered input sideband: `[1:0]` as on `s_axis`, `[7:2]` words in the beat.
-const PRE_USER: usize = 8;
+crate::sideband::sideband! {
+    /// Registered input sideband (inside the block): [`crate::sideband::RxWordUser`] and the
+    /// words in the beat.
+    DelinInUser, prefix delin_in, bits 8, {
+        /// As [`crate::sideband::RxWordUser::fin`].
+        fin: Bit = 0,
+        /// As [`crate::sideband::RxWordUser::lost`].
+        lost: Bit = 1,
+        /// Words in the beat.
+        words: Bits<6> = RX_WORD_USER,
+    }
+}
+const PRE_USER: usize = DelinInUser::BITS;
 
 /// The delineator; see the module documentation.
 #[derive(LogicBlock)]
@@ -308,22 +318,23 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.i_n.next = self.kw.words.val();
         self.head.s_axis.data.next = self.s_axis.data.val();
         self.head.s_axis.keep.next = self.s_axis.keep.val();
-        self.head.s_axis.user.next = bit_cast::<PRE_USER, RX_WORD_USER>(self.s_axis.user.val())
-            | (bit_cast::<PRE_USER, 6>(self.i_n.val()) << 2);
+        // DelinInUser extends RxWordUser.
+        self.head.s_axis.user.next = bit_cast::<PRE_USER, RX_WORD_USER>(self.s_axis.user.val());
+        self.head.s_axis.user.next.set_value_delin_in_words(self.i_n.val());
         self.head.s_axis.last.next = self.s_axis.last.val();
         self.head.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.head.s_axis.ready.val();
 
         // ---- The head beat. ----
         self.h_v.next = self.head.m_axis.valid.val();
-        self.h_n.next = bit_cast::<6, PRE_USER>(self.head.m_axis.user.val() >> 2);
-        self.h_fin.next = self.head.m_axis.user.val().get_bit(0);
-        self.h_lost.next = self.head.m_axis.user.val().get_bit(1);
+        self.h_n.next = self.head.m_axis.user.val().get_value_delin_in_words();
+        self.h_fin.next = self.head.m_axis.user.val().get_value_delin_in_fin();
+        self.h_lost.next = self.head.m_axis.user.val().get_value_delin_in_lost();
         // Words of the head beat not yet taken.
         self.avail.next = self.h_n.val() - self.s.q.val();
         self.markers.next = self.cfg_markers.val();
         if self.in_body.q.val() | self.lead_done.q.val() {
-            self.markers.next = self.fuser.q.val().get_bit(39);
+            self.markers.next = self.fuser.q.val().get_value_rx_fpdu_markers();
         }
         // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken). Both words
         // are selected beside the Marker decision, and the header is in the beat when
@@ -460,18 +471,20 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // Sidebands: the FPDU's (set at its header cycle, or at its leading Marker); the error
         // packets' (code 2: ULPDU_Length above the limit; code 1: the stream ended inside an
         // FPDU).
-        self.new_user.next = bit_cast::<RX_FPDU_USER, 32>(self.seq.q.val())
-            | (bit_cast::<RX_FPDU_USER, 7>(self.to_mk.q.val()) << 32);
-        self.new_user.next = self
-            .new_user
-            .val()
-            .replace_bit(39, self.cfg_markers.val())
-            .replace_bit(40, self.cfg_crc.val());
-        self.err2_user.next = self.new_user.val().replace_bit(41, true).replace_bit(43, true);
-        self.err1_user.next = self.fuser.q.val().replace_bit(41, true).replace_bit(42, true);
+        self.new_user.next = 0.into();
+        self.new_user.next.set_value_rx_fpdu_seq(self.seq.q.val());
+        self.new_user.next.set_value_rx_fpdu_to_marker(self.to_mk.q.val());
+        self.new_user.next.set_value_rx_fpdu_markers(self.cfg_markers.val());
+        self.new_user.next.set_value_rx_fpdu_crc(self.cfg_crc.val());
+        self.err2_user.next = self.new_user.val();
+        self.err2_user.next.set_value_rx_fpdu_err(true);
+        self.err2_user.next.set_value_rx_fpdu_code(2.into());
+        self.err1_user.next = self.fuser.q.val();
         if !self.open_fpdu.val() {
-            self.err1_user.next = self.new_user.val().replace_bit(41, true).replace_bit(42, true);
+            self.err1_user.next = self.new_user.val();
         }
+        self.err1_user.next.set_value_rx_fpdu_err(true);
+        self.err1_user.next.set_value_rx_fpdu_code(1.into());
         self.o_words.next = bit_cast::<7, 6>(self.c_words.val());
         if !self.gt.val() {
             self.o_words.next = self.total.val();

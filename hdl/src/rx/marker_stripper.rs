@@ -45,19 +45,26 @@
 //! `rst` starts at a packet boundary and empties the gearbox.
 
 use crate::keep_words::KeepWords;
-use crate::rx::delineator::RX_FPDU_USER;
+use crate::sideband::{RxFpduUserFields, RxUlpduUserFields, RX_FPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
 
-/// ULPDU-packet sideband: `[31:0]` FPDU sequence number, `[47:32]` ULPDU_Length, `[48]` error,
-/// `[50:49]` RFC 5044 section 8 code.
-pub const RX_ULPDU_USER: usize = 51;
+pub use crate::sideband::RX_ULPDU_USER;
 
-/// Strip-stage sideband: `[43:0]` as on `s_axis`, `[48:44]` words left in the beat, `[49]` a
-/// Marker of this FPDU so far had a wrong FPDUPTR.
-const PRE_USER: usize = 50;
+crate::sideband::sideband! {
+    /// Strip-stage sideband (inside the block).
+    StripUser, prefix strip, bits 50, {
+        /// As on `s_axis` ([`crate::sideband::RxFpduUser`]).
+        fpdu: Bits<RX_FPDU_USER> = 0,
+        /// Words left in the beat.
+        words: Bits<5> = RX_FPDU_USER,
+        /// A Marker of this FPDU so far had a wrong FPDUPTR.
+        ptr_bad: Bit = RX_FPDU_USER + 5,
+    }
+}
+const PRE_USER: usize = StripUser::BITS;
 
 /// The Marker stripper; see the module documentation.
 #[derive(LogicBlock)]
@@ -120,6 +127,7 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     s_user: Signal<Local, Bits<PRE_USER>>,
     // Gearbox.
     p_user: Signal<Local, Bits<PRE_USER>>,
+    p_fpdu: Signal<Local, Bits<RX_FPDU_USER>>,
     p_words: Signal<Local, Bits<5>>,
     p_last: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
@@ -197,6 +205,7 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             s_take: Default::default(),
             s_user: Default::default(),
             p_user: Default::default(),
+            p_fpdu: Default::default(),
             p_words: Default::default(),
             p_last: Default::default(),
             go: Default::default(),
@@ -252,13 +261,13 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         self.wi.next = self.s_wi.q.val();
         self.lead.next = self.s_lead.q.val();
         if !self.s_mid.q.val() {
-            self.tm.next = bit_cast::<7, RX_FPDU_USER>((self.s_axis.user.val() >> 32) & 0x7F);
+            self.tm.next = self.s_axis.user.val().get_value_rx_fpdu_to_marker();
             self.wi.next = 0.into();
-            self.lead.next = self.s_axis.user.val().get_bit(39)
-                & (bit_cast::<7, RX_FPDU_USER>((self.s_axis.user.val() >> 32) & 0x7F) == 0);
+            self.lead.next = self.s_axis.user.val().get_value_rx_fpdu_markers()
+                & (self.s_axis.user.val().get_value_rx_fpdu_to_marker() == 0);
         }
-        self.has_mk.next =
-            self.s_axis.user.val().get_bit(39) & (self.tm.val() < bit_cast::<7, 5>(self.n.val()));
+        self.has_mk.next = self.s_axis.user.val().get_value_rx_fpdu_markers()
+            & (self.tm.val() < bit_cast::<7, 5>(self.n.val()));
         self.mk_word.next = 0.into();
         for j in 0..(W / 4) {
             if self.tm.val() == self.c_lane[j].val() {
@@ -289,11 +298,12 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         self.pre.s_axis.data.next = self.comp.val();
         self.pre.s_axis.keep.next = self.s_axis.keep.val();
         // Built in a Local: rust-hdl's model reads a child's input port back as last cycle's value.
-        self.s_user.next = bit_cast::<PRE_USER, RX_FPDU_USER>(self.s_axis.user.val())
-            | (bit_cast::<PRE_USER, 5>(self.words.val()) << 44);
-        if (self.s_mid.q.val() & self.s_bad.q.val()) | self.bad_now.val() {
-            self.s_user.next = self.s_user.val().replace_bit(49, true);
-        }
+        self.s_user.next = 0.into();
+        self.s_user.next.set_value_strip_fpdu(self.s_axis.user.val());
+        self.s_user.next.set_value_strip_words(self.words.val());
+        self.s_user.next.set_value_strip_ptr_bad(
+            (self.s_mid.q.val() & self.s_bad.q.val()) | self.bad_now.val(),
+        );
         self.pre.s_axis.user.next = self.s_user.val();
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
@@ -309,7 +319,8 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
 
         // ---- Gearbox on 16-bit lanes. ----
         self.p_user.next = self.pre.m_axis.user.val();
-        self.p_words.next = bit_cast::<5, PRE_USER>((self.p_user.val() >> 44) & 0x1F);
+        self.p_fpdu.next = self.p_user.val().get_value_strip_fpdu();
+        self.p_words.next = self.p_user.val().get_value_strip_words();
         self.p_last.next = self.pre.m_axis.last.val();
         // After an error nothing more leaves (section 8): every beat is taken and dropped.
         self.go.next = self.pre.m_axis.valid.val()
@@ -348,19 +359,18 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         }
         // The verdict: upstream's error, or a wrong FPDUPTR (code 3, only when upstream found
         // nothing: the CRC is good or off).
-        self.err_in.next = self.p_user.val().get_bit(41);
-        self.err_any.next = self.err_in.val() | self.p_user.val().get_bit(49);
-        self.f_user.next = bit_cast::<RX_ULPDU_USER, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64)
-            | (bit_cast::<RX_ULPDU_USER, 16>(self.cur_len.val()) << 32);
+        self.err_in.next = self.p_fpdu.val().get_value_rx_fpdu_err();
+        self.err_any.next = self.err_in.val() | self.p_user.val().get_value_strip_ptr_bad();
+        self.f_user.next = 0.into();
+        self.f_user.next.set_value_rx_ulpdu_seq(self.p_fpdu.val().get_value_rx_fpdu_seq());
+        self.f_user.next.set_value_rx_ulpdu_len(self.cur_len.val());
         if self.err_any.val() {
-            self.f_user.next =
-                self.f_user.val().replace_bit(48, true).replace_bit(49, true).replace_bit(50, true);
+            self.f_user.next.set_value_rx_ulpdu_err(true);
+            self.f_user.next.set_value_rx_ulpdu_code(3.into());
             if self.err_in.val() {
-                self.f_user.next = self
-                    .f_user
-                    .val()
-                    .replace_bit(49, self.p_user.val().get_bit(42))
-                    .replace_bit(50, self.p_user.val().get_bit(43));
+                self.f_user
+                    .next
+                    .set_value_rx_ulpdu_code(self.p_fpdu.val().get_value_rx_fpdu_code());
             }
         }
         // What goes out this cycle.

@@ -49,13 +49,22 @@ use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
 
-/// Segment sideband: `[31:0]` sequence number of the first octet, `[32]` FIN.
-pub const RX_SEG_USER: usize = 33;
-/// Word-stream sideband: `[0]` the stream ends after this beat, `[1]` it ended inside a word.
-pub const RX_WORD_USER: usize = 2;
+use crate::sideband::RxWordUserFields;
+pub use crate::sideband::{RX_SEG_USER, RX_WORD_USER};
 
-/// Registered input sideband: `[32:0]` as on `s_axis`, `[39:33]` octets in the beat.
-const PRE_USER: usize = 40;
+crate::sideband::sideband! {
+    /// Registered input sideband (inside the block): [`crate::sideband::RxSegmentUser`] and the
+    /// octets in the beat.
+    AlignInUser, prefix align_in, bits 40, {
+        /// As [`crate::sideband::RxSegmentUser::seq`].
+        seq: Bits<32> = 0,
+        /// As [`crate::sideband::RxSegmentUser::fin`].
+        fin: Bit = 32,
+        /// Octets in the beat.
+        octets: Bits<7> = RX_SEG_USER,
+    }
+}
+const PRE_USER: usize = AlignInUser::BITS;
 
 /// The realigner; see the module documentation.
 #[derive(LogicBlock)]
@@ -296,23 +305,22 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         }
         self.pre.s_axis.data.next = self.s_axis.data.val();
         self.pre.s_axis.keep.next = self.s_axis.keep.val();
-        self.pre.s_axis.user.next = bit_cast::<PRE_USER, RX_SEG_USER>(self.s_axis.user.val())
-            | (bit_cast::<PRE_USER, 8>(self.kc.val()) << 33);
+        // AlignInUser extends RxSegmentUser.
+        self.pre.s_axis.user.next = bit_cast::<PRE_USER, RX_SEG_USER>(self.s_axis.user.val());
+        self.pre.s_axis.user.next.set_value_align_in_octets(bit_cast::<7, 8>(self.kc.val()));
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();
 
         // ---- The core. ----
         self.p_user.next = self.pre.m_axis.user.val();
-        self.k.next = bit_cast::<8, PRE_USER>((self.p_user.val() >> 33) & 0x7F);
+        self.k.next = bit_cast::<8, 7>(self.p_user.val().get_value_align_in_octets());
         self.first.next = !self.in_seg.q.val();
-        self.seq_ok.next =
-            bit_cast::<32, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64) == self.exp_seq.q.val();
+        self.seq_ok.next = self.p_user.val().get_value_align_in_seq() == self.exp_seq.q.val();
         // A segment that starts before the next expected octet (a retransmission): its first
         // beat waits one cycle (`load`) while the octets to skip are registered as whole beats
         // and lanes, so that only registers feed the rotation and the counts below.
-        self.behind.next =
-            self.exp_seq.q.val() - bit_cast::<32, PRE_USER>(self.p_user.val() & 0xFFFF_FFFF_u64);
+        self.behind.next = self.exp_seq.q.val() - self.p_user.val().get_value_align_in_seq();
         self.old.next = !self.seq_ok.val() & !self.behind.val().get_bit(31);
         self.behind_beats.next = self.behind.val() >> self.c_wbits.val();
         self.behind_lanes.next = bit_cast::<8, 32>(self.behind.val() & self.c_lanes32.val());
@@ -372,7 +380,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                 self.sk_beats_nz.d.next = false;
             }
         }
-        self.fin.next = self.pre.m_axis.last.val() & self.p_user.val().get_bit(32);
+        self.fin.next = self.pre.m_axis.last.val() & self.p_user.val().get_value_align_in_fin();
         if self.take.val() {
             self.in_seg.d.next = !self.pre.m_axis.last.val();
             if self.first.val() {
@@ -443,8 +451,9 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.out.s_axis.valid.next = self.emit.val();
         self.out.s_axis.keep.next = !(self.c_ones_w.val() << self.o_bytes.val());
         self.out.s_axis.last.next = (self.o_bytes.val() != self.c_w.val()) | self.o_fin.val();
-        self.out.s_axis.user.next = bit_cast::<RX_WORD_USER, 1>(self.o_fin.val().into())
-            | (bit_cast::<RX_WORD_USER, 1>(self.o_lost.val().into()) << 1);
+        self.out.s_axis.user.next = 0.into();
+        self.out.s_axis.user.next.set_value_rx_word_fin(self.o_fin.val());
+        self.out.s_axis.user.next.set_value_rx_word_lost(self.o_lost.val());
         // State.
         if self.flush.q.val() {
             if self.emit.val() {

@@ -44,7 +44,7 @@
 //! `rst` empties the buffer and the descriptor FIFO and revives the stream.
 
 use crate::fifo::RegFifo;
-use crate::rx::marker_stripper::RX_ULPDU_USER;
+use crate::sideband::{RxUlpduUserFields, RX_ULPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use rust_hdl::prelude::*;
@@ -193,7 +193,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         self.s_axis.ready.next = self.ready_q.q.val() | self.dead.q.val();
         self.take.next = self.s_axis.valid.val() & (self.ready_q.q.val() | self.dead.q.val());
         self.ends.next = self.take.val() & self.s_axis.last.val() & !self.dead.q.val();
-        self.bad.next = self.s_axis.user.val().get_bit(48);
+        self.bad.next = self.s_axis.user.val().get_value_rx_ulpdu_err();
         self.ram.write_address.next = bit_cast::<A, 16>(self.wr.q.val() & self.c_amask.val());
         self.ram.write_data.next = self.s_axis.data.val();
         self.ram.write_enable.next =
@@ -214,10 +214,10 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
 
         // ---- Read side: the oldest descriptor's beats, keep and last rebuilt from its length. ----
         self.d_user.next = self.desc.out_data.val();
-        self.d_err.next = self.d_user.val().get_bit(48);
+        self.d_err.next = self.d_user.val().get_value_rx_ulpdu_err();
         self.cur_rem.next = self.r_rem.q.val();
         if !self.r_mid.q.val() {
-            self.cur_rem.next = bit_cast::<16, RX_ULPDU_USER>((self.d_user.val() >> 32) & 0xFFFF);
+            self.cur_rem.next = self.d_user.val().get_value_rx_ulpdu_len();
         }
         self.head_ok.next = self.desc.out_valid.val();
         self.go.next = self.head_ok.val() & self.out.s_axis.ready.val();

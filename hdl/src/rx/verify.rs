@@ -32,9 +32,10 @@
 
 use crate::keep_words::KeepWords;
 use crate::rx::crc_check::RxCrcCheck;
-use crate::rx::delineator::{RxDelineator, RX_FPDU_USER};
+use crate::rx::delineator::RxDelineator;
 use crate::rx::marker_stripper::{RxMarkerStripper, RX_ULPDU_USER};
 use crate::rx::realigner::{RxRealigner, RX_SEG_USER};
+use crate::sideband::RxFpduUserFields;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
@@ -191,11 +192,12 @@ impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
         // Each FPDU packet's octets (whole words; every beat but the last is full) give its end.
         self.kw.keep.next = self.crc.m_axis.keep.val();
         self.tap.next = self.crc.m_axis.valid.val() & self.stripper.s_axis.ready.val();
-        self.fpdu_end.next = bit_cast::<32, RX_FPDU_USER>(self.crc.m_axis.user.val())
+        self.fpdu_end.next = self.crc.m_axis.user.val().get_value_rx_fpdu_seq()
             + self.acc.q.val()
             + (bit_cast::<32, 6>(self.kw.words.val()) << 2);
-        self.fpdu_done.next =
-            self.tap.val() & self.crc.m_axis.last.val() & !self.crc.m_axis.user.val().get_bit(41);
+        self.fpdu_done.next = self.tap.val()
+            & self.crc.m_axis.last.val()
+            & !self.crc.m_axis.user.val().get_value_rx_fpdu_err();
         if self.tap.val() {
             if self.crc.m_axis.last.val() {
                 self.acc.d.next = 0.into();

@@ -36,6 +36,7 @@
 use crate::crc::engine::CrcEngine;
 use crate::fifo::RegFifo;
 use crate::keep_words::KeepWords;
+use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_fifo::StreamFifo;
 use crate::stream_skid::StreamSkid;
@@ -155,7 +156,7 @@ impl<const W: usize, const B: usize> Logic for TxCrcUnit<W, B> {
             | (bit_cast::<B, 32>(self.crcs.out_data.val()) << self.sh.val());
         self.out.s_axis.valid.next = self.can_go.val();
         self.out.s_axis.data.next = self.beats.m_axis.data.val();
-        if self.head_last.val() & self.beats.m_axis.user.val().get_bit(15) {
+        if self.head_last.val() & self.beats.m_axis.user.val().get_value_tx_fpdu_crc() {
             self.out.s_axis.data.next = self.patched.val();
         }
         self.out.s_axis.keep.next = self.beats.m_axis.keep.val();

@@ -42,6 +42,7 @@
 //! ### Reset
 //! `rst` returns to waiting for a ULPDU's first beat and empties the output slice.
 
+use crate::sideband::{TxFpduUserFields, TxUlpduUserFields};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
@@ -273,7 +274,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.err_oversize_q.d.next = false;
 
         // ---- Input stage: what the core needs of a beat, worked out before it is registered. ----
-        self.i_len.next = bit_cast::<17, 16>(self.s_axis.user.val().get_bits::<16>(0));
+        self.i_len.next = bit_cast::<17, 16>(self.s_axis.user.val().get_value_tx_ulpdu_len());
         // Octets of the beat: keep is contiguous; its length is the position of its edge.
         self.i_kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);
         self.i_kc.next = 0.into();
@@ -407,13 +408,11 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         }
         self.out.s_axis.last.next = self.ol_last.val();
         // The FPDU's sideband: P = 4P / 4 words, markers, CRC, push.
-        self.ufirst.next = bit_cast::<TX_FPDU_USER, PRE_USER>((self.p_user.val() >> 27) & 0x3FFF);
-        self.ufirst.next = self
-            .ufirst
-            .val()
-            .replace_bit(14, self.cfg_markers.val())
-            .replace_bit(15, self.cfg_crc.val())
-            .replace_bit(16, self.p_user.val().get_bit(16));
+        self.ufirst.next = 0.into();
+        self.ufirst.next.set_value_tx_fpdu_words(bit_cast::<14, PRE_USER>(self.p_user.val() >> 27));
+        self.ufirst.next.set_value_tx_fpdu_markers(self.cfg_markers.val());
+        self.ufirst.next.set_value_tx_fpdu_crc(self.cfg_crc.val());
+        self.ufirst.next.set_value_tx_fpdu_push(self.p_user.val().get_bit(16));
         self.out.s_axis.user.next = self.user_q.q.val();
         if self.first.val() {
             self.out.s_axis.user.next = self.ufirst.val();

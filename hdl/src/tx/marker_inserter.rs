@@ -47,14 +47,24 @@
 //! `rst` loads the stream position, empties `acc` and the register slices.
 
 use crate::keep_words::KeepWords;
+use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use crate::tx::TX_FPDU_USER;
 use rust_hdl::prelude::*;
 
-/// Registered input sideband: `[16:0]` as on `s_axis`, `[22:17]` words in the beat.
-const PRE_USER: usize = 23;
+crate::sideband::sideband! {
+    /// Registered input sideband (inside the block): [`crate::sideband::TxFpduUser`] and the
+    /// words in the beat.
+    InsInUser, prefix ins_in, bits 23, {
+        /// As [`crate::sideband::TxFpduUser`] (all of it).
+        fpdu: Bits<TX_FPDU_USER> = 0,
+        /// Words in the beat.
+        words: Bits<6> = TX_FPDU_USER,
+    }
+}
+const PRE_USER: usize = InsInUser::BITS;
 
 /// Expanded-beat sideband: `[16:0]` the FPDU sideband, `[22:17]` words in the expanded beat
 /// (n or n + 1), `[54:23]` the word after lane W/4 - 1 when there are W/4 + 1.
@@ -111,6 +121,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     // Expand stage, combinational.
     e_take: Signal<Local, Bit>,
     p_user: Signal<Local, Bits<PRE_USER>>,
+    p_fpdu: Signal<Local, Bits<TX_FPDU_USER>>,
     p_data: Signal<Local, Bits<B>>,
     n: Signal<Local, Bits<6>>,
     markers: Signal<Local, Bit>,
@@ -198,6 +209,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             kw: KeepWords::new(),
             e_take: Default::default(),
             p_user: Default::default(),
+            p_fpdu: Default::default(),
             p_data: Default::default(),
             n: Default::default(),
             markers: Default::default(),
@@ -268,8 +280,9 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         self.n.next = self.kw.words.val();
         self.pre.s_axis.data.next = self.s_axis.data.val();
         self.pre.s_axis.keep.next = self.s_axis.keep.val();
-        self.pre.s_axis.user.next = bit_cast::<PRE_USER, TX_FPDU_USER>(self.s_axis.user.val())
-            | (bit_cast::<PRE_USER, 6>(self.n.val()) << 17);
+        self.pre.s_axis.user.next = 0.into();
+        self.pre.s_axis.user.next.set_value_ins_in_fpdu(self.s_axis.user.val());
+        self.pre.s_axis.user.next.set_value_ins_in_words(self.n.val());
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();
@@ -279,8 +292,9 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         self.p_data.next = self.pre.m_axis.data.val();
         self.pre.m_axis.ready.next = self.head.s_axis.ready.val();
         self.e_take.next = self.pre.m_axis.valid.val() & self.head.s_axis.ready.val();
-        self.n.next = bit_cast::<6, PRE_USER>((self.p_user.val() >> 17) & 0x3F);
-        self.markers.next = self.p_user.val().get_bit(14);
+        self.n.next = self.p_user.val().get_value_ins_in_words();
+        self.p_fpdu.next = self.p_user.val().get_value_ins_in_fpdu();
+        self.markers.next = self.p_fpdu.val().get_value_tx_fpdu_markers();
         // A Marker before word tb of this beat, if it is one of the beat's words: tb < n is the
         // borrow of d0 = tb - n.
         self.d0.next = bit_cast::<8, 7>(self.tb.q.val()) - bit_cast::<8, 6>(self.n.val());
@@ -322,7 +336,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
                 | ((self.p_data.val() << 32) & !self.mask_lo.val() & !self.mask_at.val());
         }
         self.n_exp.next = self.n.val() + bit_cast::<6, 1>(self.ins.val().into());
-        self.exp_user.next = bit_cast::<EXP_USER, PRE_USER>(self.p_user.val() & 0x1FFFF)
+        self.exp_user.next = bit_cast::<EXP_USER, TX_FPDU_USER>(self.p_fpdu.val())
             | (bit_cast::<EXP_USER, 6>(self.n_exp.val()) << 17)
             | (bit_cast::<EXP_USER, B>(self.p_data.val() >> self.c_top.val()) << 23);
         self.head.s_axis.valid.next = self.pre.m_axis.valid.val();

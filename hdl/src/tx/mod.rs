@@ -18,10 +18,7 @@ pub mod mpa_tx;
 pub mod mulpdu;
 pub mod segmenter;
 
-/// Width of the ULPDU input's sideband: `[15:0]` ULPDU_Length, `[16]` push.
-pub const TX_ULPDU_USER: usize = 17;
-/// Width of the FPDU sideband between transmit blocks (see the module documentation).
-pub const TX_FPDU_USER: usize = 17;
+pub use crate::sideband::{TX_FPDU_USER, TX_ULPDU_USER};
 
 /// The widths the transmit blocks accept: 4, 8, 16, 32 or 64 bytes (whole 4-octet words).
 pub fn check_tx_width(block: &str, w: usize) {

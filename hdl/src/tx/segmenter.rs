@@ -59,14 +59,14 @@
 //! register slices.
 
 use crate::keep_words::KeepWords;
+use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
 use crate::tx::TX_FPDU_USER;
 use rust_hdl::prelude::*;
 
-/// Width of the segment sideband: the TCP sequence number of the segment's first octet.
-pub const TX_SEGMENT_USER: usize = 32;
+pub use crate::sideband::TX_SEGMENT_USER;
 
 /// Fragment sideband between F3 and the gearbox: `[4:0]` s, `[10:5]` k, `[11]` first fragment of
 /// an FPDU, `[12]` the FPDU does not fit the open segment (cb), `[13]` the fragment ends a segment,
@@ -716,8 +716,9 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.in_n.next = self.kw.words.val();
         // F1: a leading Marker when the FPDU starts on a Marker position; y = P + a' - 2 with
         // a' = 1 after a leading Marker, else the position a.
-        self.in_p.next = bit_cast::<16, 17>(self.s_axis.user.val() & 0x3FFF);
-        self.in_lead.next = self.s_axis.user.val().get_bit(14) & self.ipos_zero.q.val();
+        self.in_p.next = bit_cast::<16, 14>(self.s_axis.user.val().get_value_tx_fpdu_words());
+        self.in_lead.next =
+            self.s_axis.user.val().get_value_tx_fpdu_markers() & self.ipos_zero.q.val();
         self.in_a1m2.next = self.ipos_m2.q.val();
         if self.in_lead.val() {
             self.in_a1m2.next = 0xFFFF.into();
@@ -731,8 +732,8 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f1_lead.d.next = self.in_lead.val();
             self.f1_p.d.next = self.in_p.val();
             self.f1_y.d.next = self.in_p.val() + self.in_a1m2.val();
-            self.f1_markers.d.next = self.s_axis.user.val().get_bit(14);
-            self.f1_push.d.next = self.s_axis.user.val().get_bit(16);
+            self.f1_markers.d.next = self.s_axis.user.val().get_value_tx_fpdu_markers();
+            self.f1_push.d.next = self.s_axis.user.val().get_value_tx_fpdu_push();
         }
         self.ipos_next.next = self.ipos.q.val() + bit_cast::<7, 6>(self.in_n.val());
         if self.in_take.val() {

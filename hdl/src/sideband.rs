@@ -1,0 +1,367 @@
+//! The sidebands (`user` fields) that travel between blocks, declared once.
+//!
+//! Each sideband is a set of named fields at fixed bit positions of a `Bits<N>` `user` signal.
+//! [`sideband!`] declares, from one list of fields:
+//! - `<Name>::BITS`, and `<Name>::<FIELD>_AT` / `<Name>::<FIELD>_WIDTH` for each field;
+//! - a host-side struct `<Name>` (one Rust value per field: `bool` for one bit, `u64` above),
+//!   with [`pack`](RxFpduUser::pack) and [`unpack`](RxFpduUser::unpack), for `sim`,
+//!   `testbench` and `cli` (no raw bit positions there);
+//! - a trait `<Name>Fields` on `Bits<N>`, with per field `get_value_<prefix>_<field>()`,
+//!   `set_value_<prefix>_<field>(v)`, `get_my_width_<prefix>_<field>()` and
+//!   `get_my_offset_<prefix>_<field>()`.
+//!
+//! The trait is how the blocks read and write the fields inside `#[hdl_gen] fn update`:
+//! rust-hdl 0.46's `hdl_gen` turns `x.val().get_value_f()` into the Verilog slice
+//! `x[(offset)+:(width)]` and the statement `x.next.set_value_f(v)` into the slice assignment
+//! `x[(offset)+:(width)] = v`, computing offset and width by calling `get_my_offset_f` and
+//! `get_my_width_f` when it generates the Verilog (the mechanism its `LogicStruct` fields use).
+//! In the Rust model the same methods read and write the bits. So the Verilog and the model
+//! both take the positions from here; a plain `get_bit(CONST)` would not work, because
+//! `hdl_gen` would print the constant's name into the Verilog.
+//!
+//! The `prefix` keeps the method names of sidebands of the same width apart (the transmit
+//! ULPDU and FPDU sidebands are both 17 bits).
+
+use rust_hdl::prelude::*;
+
+/// The value type of a field: [`Bit`] (host value `bool`) or `Bits<N>` (host value `u64`).
+pub trait FieldValue: Copy {
+    /// The host-side (`sim`, `testbench`) type of the value.
+    type Host: Copy + Default + std::fmt::Debug + PartialEq + Eq;
+    /// Reads the field at bit `at` of `u`.
+    fn read<const U: usize>(u: Bits<U>, at: usize) -> Self;
+    /// `u` with the field at bit `at` replaced by `self`.
+    fn write<const U: usize>(self, u: Bits<U>, at: usize) -> Bits<U>;
+    /// The host value as bits.
+    fn host_to_u64(h: Self::Host) -> u64;
+    /// The host value of bits (only the field's width is used).
+    fn host_from_u64(v: u64) -> Self::Host;
+}
+
+impl FieldValue for Bit {
+    type Host = bool;
+    fn read<const U: usize>(u: Bits<U>, at: usize) -> Self {
+        u.get_bit(at)
+    }
+    fn write<const U: usize>(self, u: Bits<U>, at: usize) -> Bits<U> {
+        u.replace_bit(at, self)
+    }
+    fn host_to_u64(h: bool) -> u64 {
+        h as u64
+    }
+    fn host_from_u64(v: u64) -> bool {
+        v & 1 != 0
+    }
+}
+
+impl<const N: usize> FieldValue for Bits<N> {
+    type Host = u64;
+    fn read<const U: usize>(u: Bits<U>, at: usize) -> Self {
+        u.get_bits::<N>(at)
+    }
+    fn write<const U: usize>(self, u: Bits<U>, at: usize) -> Bits<U> {
+        let mask = bit_cast::<U, N>(Bits::<N>::mask()) << (at as LiteralType);
+        (u & !mask) | (bit_cast::<U, N>(self) << (at as LiteralType))
+    }
+    fn host_to_u64(h: u64) -> u64 {
+        h
+    }
+    fn host_from_u64(v: u64) -> u64 {
+        if N >= 64 {
+            v
+        } else {
+            v & ((1u64 << N) - 1)
+        }
+    }
+}
+
+/// Declares one sideband; see the module documentation.
+macro_rules! sideband {
+    (
+        $(#[$meta:meta])*
+        $name:ident, prefix $prefix:ident, bits $bits:expr, {
+            $( $(#[$fmeta:meta])* $field:ident: $ty:ty = $at:expr ),* $(,)?
+        }
+    ) => { paste::paste! {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: <$ty as $crate::sideband::FieldValue>::Host, )*
+        }
+
+        impl $name {
+            /// Width of the `user` signal.
+            pub const BITS: usize = $bits;
+            $(
+                #[doc = concat!("Lowest bit of `", stringify!($field), "`.")]
+                pub const [<$field:upper _AT>]: usize = $at;
+                #[doc = concat!("Bits of `", stringify!($field), "`.")]
+                pub const [<$field:upper _WIDTH>]: usize = <$ty as Synth>::BITS;
+            )*
+
+            /// The `user` value of these fields (bits outside every field are 0).
+            ///
+            /// # Panics
+            /// When a field's value does not fit its width (a caller's mistake, never masked).
+            pub fn pack(&self) -> u64 {
+                let mut u = 0u64;
+                $(
+                    let v = <$ty as $crate::sideband::FieldValue>::host_to_u64(self.$field);
+                    assert!(
+                        Self::[<$field:upper _WIDTH>] >= 64
+                            || v >> Self::[<$field:upper _WIDTH>] == 0,
+                        "{}::{} = {v} does not fit {} bits",
+                        stringify!($name), stringify!($field), Self::[<$field:upper _WIDTH>]
+                    );
+                    u |= v << Self::[<$field:upper _AT>];
+                )*
+                u
+            }
+
+            /// The fields of a `user` value (bits outside every field are ignored).
+            pub fn unpack(u: u64) -> Self {
+                Self {
+                    $( $field: <$ty as $crate::sideband::FieldValue>::host_from_u64(
+                        u >> Self::[<$field:upper _AT>]
+                    ), )*
+                }
+            }
+
+            /// Every field as (name, lowest bit, width), in declaration order.
+            pub fn layout() -> Vec<(&'static str, usize, usize)> {
+                vec![$( (stringify!($field), Self::[<$field:upper _AT>],
+                        Self::[<$field:upper _WIDTH>]) ),*]
+            }
+        }
+
+        #[doc = concat!("The fields of [`", stringify!($name), "`] on its `Bits` signal, for `#[hdl_gen]` code.")]
+        pub trait [<$name Fields>] {
+            $(
+                #[doc = concat!("Reads `", stringify!($field), "`.")]
+                fn [<get_value_ $prefix _ $field>](&self) -> $ty;
+                #[doc = concat!("Writes `", stringify!($field), "` (a statement on `.next`).")]
+                fn [<set_value_ $prefix _ $field>](&mut self, v: $ty);
+                #[doc = concat!("Width of `", stringify!($field), "` (`hdl_gen` calls it).")]
+                fn [<get_my_width_ $prefix _ $field>](&self) -> usize;
+                #[doc = concat!("Lowest bit of `", stringify!($field), "` (`hdl_gen` calls it).")]
+                fn [<get_my_offset_ $prefix _ $field>](&self) -> usize;
+            )*
+        }
+
+        impl [<$name Fields>] for Bits<{ $bits }> {
+            $(
+                fn [<get_value_ $prefix _ $field>](&self) -> $ty {
+                    <$ty as $crate::sideband::FieldValue>::read(*self, $name::[<$field:upper _AT>])
+                }
+                fn [<set_value_ $prefix _ $field>](&mut self, v: $ty) {
+                    *self = $crate::sideband::FieldValue::write(v, *self, $name::[<$field:upper _AT>]);
+                }
+                fn [<get_my_width_ $prefix _ $field>](&self) -> usize {
+                    $name::[<$field:upper _WIDTH>]
+                }
+                fn [<get_my_offset_ $prefix _ $field>](&self) -> usize {
+                    $name::[<$field:upper _AT>]
+                }
+            )*
+        }
+    }};
+}
+pub(crate) use sideband;
+
+sideband! {
+    /// Transmit ULPDU input (`mpa_tx`'s `s_axis_tuser`, the framer's input).
+    TxUlpduUser, prefix tx_ulpdu, bits 17, {
+        /// ULPDU_Length (RFC 5044 section 4.1), on every beat.
+        len: Bits<16> = 0,
+        /// Push: the segment may end after this FPDU.
+        push: Bit = 16,
+    }
+}
+
+sideband! {
+    /// FPDU sideband between the transmit blocks (framer → Marker inserter → CRC unit →
+    /// segmenter), on every beat of an FPDU.
+    TxFpduUser, prefix tx_fpdu, bits 17, {
+        /// P: the FPDU's words, the CRC field included.
+        words: Bits<14> = 0,
+        /// Markers on for this FPDU.
+        markers: Bit = 14,
+        /// CRC on for this FPDU.
+        crc: Bit = 15,
+        /// Push (from the ULPDU).
+        push: Bit = 16,
+    }
+}
+
+sideband! {
+    /// Transmit segments (`mpa_tx`'s `m_axis_tuser`), on every beat.
+    TxSegmentUser, prefix tx_seg, bits 32, {
+        /// TCP sequence number of the segment's first octet.
+        seq: Bits<32> = 0,
+    }
+}
+
+sideband! {
+    /// Receive TCP segments (`mpa_rx`'s and `rnic_rx`'s `s_axis_tuser`, the realigner's input).
+    RxSegmentUser, prefix rx_seg, bits 33, {
+        /// Sequence number of the segment's first octet (first beat).
+        seq: Bits<32> = 0,
+        /// FIN: the stream ends after this segment (last beat).
+        fin: Bit = 32,
+    }
+}
+
+sideband! {
+    /// The in-order stream as words (realigner → delineator).
+    RxWordUser, prefix rx_word, bits 2, {
+        /// The stream ends after this beat.
+        fin: Bit = 0,
+        /// It ended inside a word (octets lost).
+        lost: Bit = 1,
+    }
+}
+
+sideband! {
+    /// FPDU packets (delineator → CRC check → Marker stripper), on every beat.
+    RxFpduUser, prefix rx_fpdu, bits 44, {
+        /// Sequence number of the FPDU's first octet.
+        seq: Bits<32> = 0,
+        /// Words from the FPDU's first word to the first Marker position (0: it starts with a
+        /// Marker).
+        to_marker: Bits<7> = 32,
+        /// Markers on.
+        markers: Bit = 39,
+        /// CRC on.
+        crc: Bit = 40,
+        /// An error packet (it ends the stream).
+        err: Bit = 41,
+        /// The error's RFC 5044 section 8 code.
+        code: Bits<2> = 42,
+    }
+}
+
+sideband! {
+    /// ULPDU packets (`mpa_rx`'s `m_axis_tuser`: Marker stripper → release buffer → DDP).
+    RxUlpduUser, prefix rx_ulpdu, bits 51, {
+        /// Sequence number of the FPDU's first octet.
+        seq: Bits<32> = 0,
+        /// ULPDU_Length.
+        len: Bits<16> = 32,
+        /// An error packet: one null beat, the last of the stream.
+        err: Bit = 48,
+        /// The error's RFC 5044 section 8 code (1: length or stream, 2: CRC or ULPDU_Length
+        /// above the limit, 3: FPDUPTR).
+        code: Bits<2> = 49,
+    }
+}
+
+sideband! {
+    /// ULPDU packets into the placement header decoder: [`RxUlpduUser`] and a mode
+    /// (`crate::place::header::MODE_INORDER`, `MODE_PROBE`, `MODE_PLACE`).
+    PlaceUlpduUser, prefix place_ulpdu, bits 53, {
+        /// As [`RxUlpduUser::seq`].
+        seq: Bits<32> = RxUlpduUser::SEQ_AT,
+        /// As [`RxUlpduUser::len`].
+        len: Bits<16> = RxUlpduUser::LEN_AT,
+        /// As [`RxUlpduUser::err`].
+        err: Bit = RxUlpduUser::ERR_AT,
+        /// As [`RxUlpduUser::code`].
+        code: Bits<2> = RxUlpduUser::CODE_AT,
+        /// How the ULPDU is taken.
+        mode: Bits<2> = RxUlpduUser::BITS,
+    }
+}
+
+sideband! {
+    /// The CRC top's result (`mpa_crc32c`'s `m_axis_tuser`).
+    CrcResultUser, prefix crc_result, bits 1, {
+        /// The message did not end with its own correct CRC.
+        bad: Bit = 0,
+    }
+}
+
+/// Width of `mpa_tx`'s ULPDU input sideband.
+pub const TX_ULPDU_USER: usize = TxUlpduUser::BITS;
+/// Width of the FPDU sideband between transmit blocks.
+pub const TX_FPDU_USER: usize = TxFpduUser::BITS;
+/// Width of the transmit segment sideband.
+pub const TX_SEGMENT_USER: usize = TxSegmentUser::BITS;
+/// Width of the receive segment sideband.
+pub const RX_SEG_USER: usize = RxSegmentUser::BITS;
+/// Width of the word-stream sideband.
+pub const RX_WORD_USER: usize = RxWordUser::BITS;
+/// Width of the FPDU-packet sideband.
+pub const RX_FPDU_USER: usize = RxFpduUser::BITS;
+/// Width of the ULPDU-packet sideband.
+pub const RX_ULPDU_USER: usize = RxUlpduUser::BITS;
+/// Width of the placement header decoder's input sideband.
+pub const HDR_IN_USER: usize = PlaceUlpduUser::BITS;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every sideband's fields lie inside its width and do not overlap.
+    fn check_layout(name: &str, bits: usize, layout: Vec<(&'static str, usize, usize)>) {
+        let mut used = vec![false; bits];
+        for (f, at, w) in layout {
+            assert!(at + w <= bits, "{name}.{f}: bits {at}..{} past {bits}", at + w);
+            for (b, u) in used.iter_mut().enumerate().skip(at).take(w) {
+                assert!(!*u, "{name}.{f}: bit {b} used twice");
+                *u = true;
+            }
+        }
+    }
+
+    #[test]
+    fn fields_fit_and_do_not_overlap() {
+        check_layout("TxUlpduUser", TxUlpduUser::BITS, TxUlpduUser::layout());
+        check_layout("TxFpduUser", TxFpduUser::BITS, TxFpduUser::layout());
+        check_layout("TxSegmentUser", TxSegmentUser::BITS, TxSegmentUser::layout());
+        check_layout("RxSegmentUser", RxSegmentUser::BITS, RxSegmentUser::layout());
+        check_layout("RxWordUser", RxWordUser::BITS, RxWordUser::layout());
+        check_layout("RxFpduUser", RxFpduUser::BITS, RxFpduUser::layout());
+        check_layout("RxUlpduUser", RxUlpduUser::BITS, RxUlpduUser::layout());
+        check_layout("PlaceUlpduUser", PlaceUlpduUser::BITS, PlaceUlpduUser::layout());
+        check_layout("CrcResultUser", CrcResultUser::BITS, CrcResultUser::layout());
+        // The placement sideband extends the ULPDU one: the same fields at the same bits.
+        for ((a, x, w), (b, y, v)) in
+            RxUlpduUser::layout().into_iter().zip(PlaceUlpduUser::layout())
+        {
+            assert_eq!((a, x, w), (b, y, v));
+        }
+    }
+
+    #[test]
+    fn pack_unpack_and_the_bits_accessors_agree() {
+        let u = RxFpduUser {
+            seq: 0xDEAD_BEEF,
+            to_marker: 0x55,
+            markers: true,
+            crc: false,
+            err: true,
+            code: 2,
+        };
+        let packed = u.pack();
+        assert_eq!(RxFpduUser::unpack(packed), u);
+        let mut bits: Bits<RX_FPDU_USER> = packed.into();
+        assert_eq!(bits.get_value_rx_fpdu_seq().to_u64(), 0xDEAD_BEEF);
+        assert_eq!(bits.get_value_rx_fpdu_to_marker().to_u64(), 0x55);
+        assert!(bits.get_value_rx_fpdu_markers() && !bits.get_value_rx_fpdu_crc());
+        assert!(bits.get_value_rx_fpdu_err());
+        assert_eq!(bits.get_value_rx_fpdu_code().to_u64(), 2);
+        bits.set_value_rx_fpdu_code(1.into());
+        bits.set_value_rx_fpdu_err(false);
+        bits.set_value_rx_fpdu_crc(true);
+        let back = RxFpduUser::unpack(bits.to_u64());
+        assert_eq!(back, RxFpduUser { err: false, code: 1, crc: true, ..u });
+        assert_eq!(bits.get_my_offset_rx_fpdu_code(), 42);
+        assert_eq!(bits.get_my_width_rx_fpdu_code(), 2);
+    }
+
+    #[test]
+    #[should_panic(expected = "does not fit 2 bits")]
+    fn pack_refuses_a_value_wider_than_its_field() {
+        RxUlpduUser { code: 4, ..Default::default() }.pack();
+    }
+}
