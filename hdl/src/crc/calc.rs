@@ -40,7 +40,6 @@
 
 use crate::crc::engine::{check_engine_params, CrcEngine};
 use crate::fifo::RegFifo;
-use crate::sideband::CrcResultUserFields;
 use crate::skid::SkidBuffer;
 use crate::stream::{StreamSink, StreamSource};
 use golden::crc::CrcDef;
@@ -140,8 +139,9 @@ impl<const W: usize, const B: usize> Logic for CrcCalc<W, B> {
         self.results.out_ready.next = self.out.in_ready.val();
         self.m_axis.valid.next = self.out.out_valid.val() & !self.rst.val();
         self.m_axis.data.next = self.out.out_data.val().get_bits::<32>(0);
-        self.m_axis.user.next = 0.into();
-        self.m_axis.user.next.set_value_crc_result_bad(self.out.out_data.val().get_bit(32));
+        // A one-bit port is a Verilog scalar: no part-select, so the whole port is assigned
+        // (CrcResultUser::bad is its only field).
+        self.m_axis.user.next = self.out.out_data.val().get_bits::<1>(32);
         self.m_axis.keep.next = 15.into();
         self.m_axis.last.next = true;
         self.out.out_ready.next = self.m_axis.ready.val() & !self.rst.val();
