@@ -153,14 +153,27 @@ rx-campaign:
 # make test leaves out (the rust-hdl model of PlaceReassembly, PlaceLocate and rnic_rx at
 # W = 32 and 64; marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (none at
 # the moment: see there) and the ULX3S bitstream beside them. CI runs it after make test.
+# The long campaigns (one test per width, so that the widths run side by side with
+# cargo-nextest), then the #[ignore] rows (the rust-hdl model at W = 32 and 64 in rnic_rx,
+# place_reassembly and place_locate); cargo test runs them one binary after the other.
+LONG_ENV := RNIC_REASM_CAMPAIGN_SEGMENTS=20000 RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000
+LONG_BINARIES := binary(rnic_rx) | binary(place_reassembly) | binary(place_locate)
+LONG_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
+	echo "nextest run --workspace --no-fail-fast" || echo "")
 test-long: deps
 	mkdir -p $(BUILD)
 	$(CARGO) test --workspace --no-run
 	@{ $(MAKE) --no-print-directory check-floors check-bitstreams FLOORS=fpga/timing_floor_long.txt \
 	     RNIC=$(RNIC_TEST) >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
-	RNIC_REASM_CAMPAIGN_SEGMENTS=20000 $(CARGO) test --workspace --test place_reassembly campaign && \
-	RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000 $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
-	$(CARGO) test --workspace --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
+	if [ -n "$(LONG_RUN)" ]; then \
+	  $(LONG_ENV) $(CARGO) $(LONG_RUN) --success-output final \
+	      -E '(binary(rnic_rx) | binary(place_reassembly)) & test(campaign)' && \
+	  $(CARGO) $(LONG_RUN) --run-ignored only -E '$(LONG_BINARIES)'; \
+	else \
+	  $(LONG_ENV) $(CARGO) test --workspace --test place_reassembly campaign && \
+	  $(LONG_ENV) $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
+	  $(CARGO) test --workspace --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
+	fi; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
@@ -174,7 +187,7 @@ test-long: deps
 # after make test-long.
 X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback
 test-x-initial: deps
-	RNIC_VERILATOR_X=unique $(CARGO) test --no-fail-fast --workspace \
+	RNIC_VERILATOR_X=unique $(CARGO) $(TEST_RUN) \
 	    $(addprefix --test ,$(X_INITIAL_TESTS)) -- verilator --skip agree --skip lockstep --skip campaign
 
 clean:
