@@ -154,8 +154,9 @@ rx-campaign:
 # W = 32 and 64; marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (none at
 # the moment: see there) and the ULX3S bitstream beside them. CI runs it after make test.
 # The long campaigns (one test per width, so that the widths run side by side with
-# cargo-nextest), then the #[ignore] rows (the rust-hdl model at W = 32 and 64 in rnic_rx,
-# place_reassembly and place_locate); cargo test runs them one binary after the other.
+# cargo-nextest) and, beside them on one thread, the #[ignore] rows (the rust-hdl model at
+# W = 32 and 64 in rnic_rx, place_reassembly and place_locate); cargo test runs them one binary
+# after the other.
 LONG_ENV := RNIC_REASM_CAMPAIGN_SEGMENTS=20000 RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000
 LONG_BINARIES := binary(rnic_rx) | binary(place_reassembly) | binary(place_locate)
 LONG_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
@@ -166,9 +167,12 @@ test-long: deps
 	@{ $(MAKE) --no-print-directory check-floors check-bitstreams FLOORS=fpga/timing_floor_long.txt \
 	     RNIC=$(RNIC_TEST) >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
 	if [ -n "$(LONG_RUN)" ]; then \
+	  { $(CARGO) $(LONG_RUN) --run-ignored only --test-threads 1 -E '$(LONG_BINARIES)' \
+	      >$(BUILD)/test-long-ignored.log 2>&1; echo $$? >$(BUILD)/test-long-ignored.rc; } & ig=$$!; \
 	  $(LONG_ENV) $(CARGO) $(LONG_RUN) --success-output final \
-	      -E '(binary(rnic_rx) | binary(place_reassembly)) & test(campaign)' && \
-	  $(CARGO) $(LONG_RUN) --run-ignored only -E '$(LONG_BINARIES)'; \
+	      -E '(binary(rnic_rx) | binary(place_reassembly)) & test(campaign)'; c=$$?; \
+	  wait $$ig; echo "== the #[ignore] rows =="; cat $(BUILD)/test-long-ignored.log; \
+	  [ "$$c" = 0 ] && [ "$$(cat $(BUILD)/test-long-ignored.rc)" = 0 ]; \
 	else \
 	  $(LONG_ENV) $(CARGO) test --workspace --test place_reassembly campaign && \
 	  $(LONG_ENV) $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
