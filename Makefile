@@ -1,16 +1,19 @@
 # rnic: iWARP MPA/DDP datapath in rust-hdl.
 #   make            build, export the Verilog, run the vectors through the golden model and the
 #                   hardware, print a short report
-#   make test       every test, plus the Fmax floors (installs the tools it needs)
+#   make test       the tests (all but the #[ignore] rows below), plus the Fmax floors
+#                   (installs the tools it needs)
 #   make synth      Yosys + nextpnr for every exported top, width and target; build/fpga/report.md
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
 #   make test-long  10^5 segments in any order per width (8, 64) through rnic_rx on
-#                   Verilator, the rust-hdl model at W = 32/64 with segments out of order, the
-#                   floors of fpga/timing_floor_long.txt, the ULX3S bitstream; CI runs it after
-#                   make test
-#   make test-x-initial  the Verilator tests with random initial register values; CI runs it
+#                   Verilator, rnic_rx's engines in lockstep at W = 32/64, the floors of
+#                   fpga/timing_floor_long.txt, the ULX3S bitstream; CI runs it after make test
+#   make test-x-initial  the Verilator tests at W = 8/64 with random initial register values;
+#                   CI runs it
+#   make test-rusthdl  the rust-hdl model's #[ignore] rows (segments in any order at W = 4,
+#                   16, 32, 64); not in CI
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash
@@ -31,7 +34,7 @@ ICE40_TOPS := mpa_crc32c mpa_tx mpa_rx
 ICE40_WIDTHS := 4 8 16
 BOARDS := ulx3s
 
-.PHONY: all build export report test test-long test-x-initial timing check-floors bitstream check-bitstreams deps apt-deps venv synth bench rx-campaign clean
+.PHONY: all build export report test test-long test-rusthdl test-x-initial timing check-floors bitstream check-bitstreams deps apt-deps venv synth bench rx-campaign clean
 
 all: report
 
@@ -149,16 +152,13 @@ rx-campaign:
 
 # 10^5 segments at W = 8 and at W = 64 through the whole rnic_rx's exported Verilog (8 x 10^4
 # with out-of-order placement on, 2 x 10^4 with it off) and 2 x 10^4 through PlaceReassembly
-# alone (make test runs 2,000 each through rnic_rx and 4,000 through PlaceReassembly), the tests
-# make test leaves out (the rust-hdl model of PlaceReassembly, PlaceLocate and rnic_rx at
-# W = 32 and 64; marked #[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (none at
-# the moment: see there) and the ULX3S bitstream beside them. CI runs it after make test.
-# The long campaigns (one test per width, so that the widths run side by side with
-# cargo-nextest) and, beside them on one thread, the #[ignore] rows (the rust-hdl model at
-# W = 32 and 64 in rnic_rx, place_reassembly and place_locate); cargo test runs them one binary
+# alone (make test runs 2,000 each through rnic_rx and 4,000 through PlaceReassembly), the
+# lockstep test of rnic_rx's two engines at W = 32 and 64 (#[ignore]), and the Fmax floors of
+# fpga/timing_floor_long.txt (none at the moment: see there) and the ULX3S bitstream beside
+# them. CI runs it after make test. With cargo-nextest the campaigns (one test per width) run
+# side by side and the lockstep test beside them on one thread; cargo test runs them one binary
 # after the other.
 LONG_ENV := RNIC_REASM_CAMPAIGN_SEGMENTS=20000 RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000
-LONG_BINARIES := binary(rnic_rx) | binary(place_reassembly) | binary(place_locate)
 LONG_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
 	echo "nextest run --workspace --no-fail-fast" || echo "")
 test-long: deps
@@ -167,32 +167,44 @@ test-long: deps
 	@{ $(MAKE) --no-print-directory check-floors check-bitstreams FLOORS=fpga/timing_floor_long.txt \
 	     RNIC=$(RNIC_TEST) >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
 	if [ -n "$(LONG_RUN)" ]; then \
-	  { $(CARGO) $(LONG_RUN) --run-ignored only --test-threads 1 -E '$(LONG_BINARIES)' \
+	  { $(CARGO) $(LONG_RUN) --run-ignored only --test-threads 1 -E 'binary(rnic_rx) & test(lockstep)' \
 	      >$(BUILD)/test-long-ignored.log 2>&1; echo $$? >$(BUILD)/test-long-ignored.rc; } & ig=$$!; \
 	  $(LONG_ENV) $(CARGO) $(LONG_RUN) --success-output final \
 	      -E '(binary(rnic_rx) | binary(place_reassembly)) & test(campaign)'; c=$$?; \
-	  wait $$ig; echo "== the #[ignore] rows =="; cat $(BUILD)/test-long-ignored.log; \
+	  wait $$ig; echo "== the lockstep test at W = 32 and 64 =="; cat $(BUILD)/test-long-ignored.log; \
 	  [ "$$c" = 0 ] && [ "$$(cat $(BUILD)/test-long-ignored.rc)" = 0 ]; \
 	else \
 	  $(LONG_ENV) $(CARGO) test --workspace --test place_reassembly campaign && \
 	  $(LONG_ENV) $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
-	  $(CARGO) test --workspace --test rnic_rx --test place_reassembly --test place_locate -- --ignored; \
+	  $(CARGO) test --workspace --test rnic_rx lockstep -- --ignored; \
 	fi; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
 	[ "$$t" = 0 ] && [ "$$f" = 0 ]
 
-# Every Verilator test of the tops and of PlaceReassembly with random initial register values
-# (RNIC_VERILATOR_X=unique, see sim/src/verilator.rs): the same Verilator models as make test
-# (nothing is compiled), made with the plusarg that skips the initial values rust-hdl declares
-# and Verilator's random reset, so a register the reset does not set shows up as a difference
-# from the golden model. The lockstep tests are left out: they compare with the rust-hdl model's
-# declared values, which include data registers no output qualifies before reset. CI runs it
-# after make test-long.
+# The rust-hdl model's rows that neither make test nor CI runs (#[ignore]): segments in any
+# order through rnic_rx at W = 4, 16, 32 and 64, PlaceReassembly and PlaceLocate at W = 4, 32
+# and 64. Verilator runs all of them at every W in make test, and the lockstep tests tie the two
+# engines together output by output at every W; this target runs the model itself against the
+# golden receiver at those widths (about 30 minutes on two cores).
+test-rusthdl: deps
+	$(CARGO) $(TEST_RUN) --test rnic_rx --test place_reassembly --test place_locate \
+	    -- --ignored --skip lockstep
+
+# Every Verilator test of the tops and of PlaceReassembly at W = 8 and 64 with random initial
+# register values (RNIC_VERILATOR_X=unique, see sim/src/verilator.rs): the same Verilator
+# models as make test (nothing is compiled), made with the plusarg that skips the initial values
+# rust-hdl declares and Verilator's random reset, so a register the reset does not set shows up
+# as a difference from the golden model. W = 4, 16 and 32 are the same source with other
+# constants (RNIC_X_INITIAL_ALL=1 runs them too). The lockstep tests are left out: they compare
+# with the rust-hdl model's declared values, which include data registers no output qualifies
+# before reset. CI runs it after make test-long.
 X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback
+X_INITIAL_SKIP := $(if $(RNIC_X_INITIAL_ALL),,--skip _w4 --skip _w16 --skip _w32)
 test-x-initial: deps
 	RNIC_VERILATOR_X=unique $(CARGO) $(TEST_RUN) \
-	    $(addprefix --test ,$(X_INITIAL_TESTS)) -- verilator --skip agree --skip lockstep --skip campaign
+	    $(addprefix --test ,$(X_INITIAL_TESTS)) -- verilator --skip agree --skip lockstep \
+	    --skip campaign --skip lint $(X_INITIAL_SKIP)
 
 clean:
 	rm -rf $(BUILD)

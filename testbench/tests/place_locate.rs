@@ -218,12 +218,13 @@ macro_rules! locate_tests {
 }
 
 locate_tests! {
+    #[ignore = "the rust-hdl model at W = 4: make test-rusthdl"]
     rusthdl_w4: sim::Engine::RustHdl, 4;
     rusthdl_w8: sim::Engine::RustHdl, 8;
     rusthdl_w16: sim::Engine::RustHdl, 16;
-    #[ignore = "the rust-hdl model at W = 32: make test-long"]
+    #[ignore = "the rust-hdl model at W = 32: make test-rusthdl"]
     rusthdl_w32: sim::Engine::RustHdl, 32;
-    #[ignore = "the rust-hdl model at W = 64: make test-long"]
+    #[ignore = "the rust-hdl model at W = 64: make test-rusthdl"]
     rusthdl_w64: sim::Engine::RustHdl, 64;
     verilator_w4: sim::Engine::Verilator, 4;
     verilator_w8: sim::Engine::Verilator, 8;

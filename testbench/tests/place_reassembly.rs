@@ -197,8 +197,9 @@ fn directed(engine: Engine, w: usize) {
     assert_eq!((run.held, run.runs), (400, 2));
 }
 
-/// `#[ignore]` rows (the rust-hdl model at W = 32 and 64; Verilator covers both in `make test`)
-/// run in `make test-long` (`cargo test -- --ignored`).
+/// `#[ignore]` rows (the rust-hdl model at W = 4, 32 and 64; Verilator covers every W in
+/// `make test`, and rnic_rx's lockstep tests run this block on both engines cycle by cycle at
+/// every W) run in `make test-rusthdl`.
 macro_rules! reassembly_tests {
     ($($(#[$long:meta])? $name:ident: $engine:expr, $w:literal;)*) => {$(
         #[test]
@@ -207,10 +208,10 @@ macro_rules! reassembly_tests {
             directed($engine, $w);
             let mut refusals = 0;
             let mut located = 0;
-            // The rust-hdl rows of make test (W <= 16) run half the messages per connection
-            // (the model is much slower than Verilator, which runs 40 at every W, as do the
-            // rust-hdl rows at W = 32 and 64 in make test-long; rnic_rx's lockstep tests run
-            // this block on both engines cycle by cycle).
+            // The rust-hdl rows at W <= 16 run half the messages per connection (the model is
+            // much slower than Verilator, which runs 40 at every W, as do the rust-hdl rows at
+            // W = 32 and 64 in make test-rusthdl; rnic_rx's lockstep tests run this block on
+            // both engines cycle by cycle).
             let messages = if $engine == Engine::RustHdl && $w <= 16 { 20 } else { 40 };
             for (k, s) in Scenario::ALL.into_iter().enumerate() {
                 let seed = 100 + k as u64 + $w;
@@ -240,12 +241,13 @@ macro_rules! reassembly_tests {
 }
 
 reassembly_tests! {
+    #[ignore = "the rust-hdl model at W = 4: make test-rusthdl"]
     rusthdl_w4: sim::Engine::RustHdl, 4;
     rusthdl_w8: sim::Engine::RustHdl, 8;
     rusthdl_w16: sim::Engine::RustHdl, 16;
-    #[ignore = "the rust-hdl model at W = 32: make test-long"]
+    #[ignore = "the rust-hdl model at W = 32: make test-rusthdl"]
     rusthdl_w32: sim::Engine::RustHdl, 32;
-    #[ignore = "the rust-hdl model at W = 64: make test-long"]
+    #[ignore = "the rust-hdl model at W = 64: make test-rusthdl"]
     rusthdl_w64: sim::Engine::RustHdl, 64;
     verilator_w4: sim::Engine::Verilator, 4;
     verilator_w8: sim::Engine::Verilator, 8;
