@@ -842,10 +842,10 @@ fn alignments(engine: Engine, w: usize) {
 }
 
 /// One module per width and engine. The segment-order tests of the rust-hdl rows at W = 4, 16,
-/// 32 and 64 are `#[ignore]`d (`make test-rusthdl`; about 30 minutes of this machine's two
-/// cores): the model is about 15 times slower than Verilator, which runs them at every W, and
-/// the lockstep tests below compare both engines output by output every cycle at every W on a
-/// connection with segments in any order. `edges` rows also run the edge cases and alignments
+/// 32 and 64 are `#[ignore]`d (`make test-rusthdl`, with PlaceReassembly's and PlaceLocate's:
+/// 20 minutes of this machine's two cores): the model is about 15 times slower than
+/// Verilator, which runs them at every W, and the lockstep tests below compare both engines
+/// output by output every cycle at every W on a connection with segments in any order. `edges` rows also run the edge cases and alignments
 /// (and, on Verilator, every out-of-order case with Markers on and off; the rust-hdl row at
 /// W = 8 runs half of them, Markers on).
 macro_rules! width_tests {
