@@ -12,8 +12,8 @@
 #                   fpga/timing_floor_long.txt, the ULX3S bitstream; CI runs it after make test
 #   make test-x-initial  the Verilator tests at W = 8/64 with random initial register values;
 #                   CI runs it
-#   make test-rusthdl  the rust-hdl model's #[ignore] rows (segments in any order at W = 4,
-#                   16, 32, 64); not in CI
+#   make test-rusthdl  the rust-hdl model's #[ignore] rows (rnic_rx with segments in any order
+#                   at W = 4, 16, 32, 64; PlaceReassembly, PlaceLocate at W = 4, 32, 64); not in CI
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash
