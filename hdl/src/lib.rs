@@ -3,6 +3,8 @@
 //! - [`stream`]: the stream bundle every streaming block uses, with its handshake rules;
 //! - [`crc`]: the pipelined parallel CRC engine (RFC 5044 4.4) and the exported CRC top;
 //! - [`fifo`]: a small FIFO in distributed RAM ([`lutram`]); [`skid`]: a two-entry register slice;
+//! - [`gearbox`]: the lane rotator and merger shared by the segmenter, Marker inserter, realigner,
+//!   delineator and Marker stripper;
 //! - [`keep_words`]: whole 4-octet words in a beat from its `keep` (the MPA blocks' decoder);
 //! - [`stream_fifo`]: a 32-beat stream FIFO in distributed RAM;
 //! - [`stream_outq`]: a two-slot output queue for blocks whose emit decision comes late;
@@ -23,6 +25,7 @@ pub mod comb_shadow;
 pub mod crc;
 pub mod export;
 pub mod fifo;
+pub mod gearbox;
 pub mod keep_words;
 pub mod lutram;
 pub mod place;

@@ -16,6 +16,7 @@
 //!                             or [s, n) and rem -= words that are not Markers
 //!  fragments ─► acc (c words) + fragment rotated by c - s ─► full beats, the FPDU's last beat
 //! ```
+//! The rotation and merge are the shared [`crate::gearbox::Gearbox`] on 4-octet words.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -43,6 +44,7 @@
 //! ### Reset
 //! `rst` loads the position and sequence number, and starts at an FPDU boundary.
 
+use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::sideband::{RxFpduUserFields, RX_WORD_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
@@ -112,14 +114,11 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     closing: DFF<Bit>,
     rot_amt: DFF<Bits<6>>,
     // Constants.
-    c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
     c_words: Constant<Bits<6>>,
     c_wmask: Constant<Bits<6>>,
     /// The ULPDU limit of section 3 ([`golden::mulpdu::ULPDU_MAX`]).
     c_ulpdu_max: Constant<Bits<16>>,
-    c_rot_l: Vec<Constant<Bits<16>>>,
-    c_rot_r: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
     c_lane: Vec<Constant<Bits<6>>>,
     // Input stage.
@@ -168,10 +167,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     a_emit: Signal<Local, Bit>,
     b_emit: Signal<Local, Bit>,
     b_last: Signal<Local, Bit>,
-    rot: Signal<Local, Bits<B>>,
-    mask_c: Signal<Local, Bits<B>>,
     acc: Signal<Local, Bits<B>>,
-    merged: Signal<Local, Bits<B>>,
+    gb: Gearbox<B>,
     o_words: Signal<Local, Bits<7>>,
     c_next: Signal<Local, Bits<6>>,
     new_user: Signal<Local, Bits<RX_FPDU_USER>>,
@@ -188,8 +185,6 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
         check_stream_params("RxDelineator", W, B, RX_WORD_USER);
         crate::tx::check_tx_width("RxDelineator", W);
         let words = W / 4;
-        let stages = words.trailing_zeros() as usize;
-        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -218,13 +213,10 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             c: Default::default(),
             closing: Default::default(),
             rot_amt: Default::default(),
-            c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
             c_wmask: Constant::new(((words - 1) as u64).into()),
             c_ulpdu_max: Constant::new((golden::mulpdu::ULPDU_MAX as u64).into()),
-            c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
-            c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
             kw: KeepWords::new(),
             c_lane: (0..words).map(|k| Constant::new((k as u64).into())).collect(),
             i_n: Default::default(),
@@ -271,10 +263,8 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             a_emit: Default::default(),
             b_emit: Default::default(),
             b_last: Default::default(),
-            rot: Default::default(),
-            mask_c: Default::default(),
             acc: Default::default(),
-            merged: Default::default(),
+            gb: Gearbox::new("RxDelineator", 32),
             o_words: Default::default(),
             c_next: Default::default(),
             new_user: Default::default(),
@@ -449,16 +439,11 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.acc_use_r.q.val() {
             self.acc.next = self.acc_r.q.val();
         }
-        self.rot.next = self.head.m_axis.data.val();
-        for st in 0..self.c_rot_l.len() {
-            if self.rot_amt.q.val().get_bit(st) {
-                self.rot.next = (self.rot.val() << self.c_rot_l[st].val())
-                    | (self.rot.val() >> self.c_rot_r[st].val());
-            }
-        }
-        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 5));
-        self.merged.next =
-            (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+        // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
+        self.gb.data.next = self.head.m_axis.data.val();
+        self.gb.amt.next = bit_cast::<8, 6>(self.rot_amt.q.val());
+        self.gb.acc.next = self.acc.val();
+        self.gb.hold.next = bit_cast::<8, 6>(self.c.q.val());
         self.gt.next = self.total.val() > bit_cast::<7, 6>(self.c_words.val());
         // Step A: a packet's last beat left over in acc goes out.
         self.a_emit.next = self.out.s_axis.ready.val() & self.closing.q.val();
@@ -490,7 +475,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.o_words.next = self.total.val();
         }
         self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
-        self.out.s_axis.data.next = self.merged.val();
+        self.out.s_axis.data.next = self.gb.merged.val();
         self.out.s_axis.user.next = self.fuser.q.val();
         if self.t_lfrag.val() {
             // The leading Marker opens the FPDU: its sideband is set in this cycle.
@@ -523,8 +508,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // ---- State. ----
         self.pop.next = false;
         self.words_used.next = 0.into();
-        self.acc_m.d.next = self.merged.val();
-        self.acc_r.d.next = self.rot.val();
+        self.acc_m.d.next = self.gb.merged.val();
+        self.acc_r.d.next = self.gb.rot.val();
         self.acc_use_r.d.next = false;
         self.c_next.next = self.c.q.val();
         self.rot_amt.d.next = self.rot_amt.q.val();

@@ -20,6 +20,7 @@
 //!         ─► register ─► gearbox on 16-bit lanes (drops ULPDU_Length, packs full beats,
 //!            counts ULPDU octets) ─► StreamOutQ ─► m_axis
 //! ```
+//! The gearbox's rotation and merge are the shared [`crate::gearbox::Gearbox`] on 16-bit lanes.
 //!
 //! This is cut-through: a ULPDU's beats leave before its CRC is known and the verdict comes on
 //! its last beat. Verify-before-release (section 6) is the job of the release buffer after this
@@ -44,6 +45,7 @@
 //! ### Reset
 //! `rst` starts at a packet boundary and empties the gearbox.
 
+use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::sideband::{RxFpduUserFields, RxUlpduUserFields, RX_FPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
@@ -105,8 +107,6 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     c_halves: Constant<Bits<7>>,
     c_hmask: Constant<Bits<6>>,
     c_wmask: Constant<Bits<16>>,
-    c_rot_l: Vec<Constant<Bits<16>>>,
-    c_rot_r: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
     c_lane: Vec<Constant<Bits<7>>>,
     // Strip stage.
@@ -135,9 +135,7 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     s0: Signal<Local, Bits<6>>,
     k: Signal<Local, Bits<7>>,
     rot_amt: Signal<Local, Bits<6>>,
-    rot: Signal<Local, Bits<B>>,
-    mask_c: Signal<Local, Bits<B>>,
-    merged: Signal<Local, Bits<B>>,
+    gb: Gearbox<B>,
     total: Signal<Local, Bits<7>>,
     cur_len: Signal<Local, Bits<16>>,
     cur_rem: Signal<Local, Bits<16>>,
@@ -154,7 +152,6 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
         check_stream_params("RxMarkerStripper", W, B, RX_ULPDU_USER);
         crate::tx::check_tx_width("RxMarkerStripper", W);
         let halves = W / 2;
-        let stages = halves.trailing_zeros() as usize;
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         Self {
             clock: Default::default(),
@@ -185,8 +182,6 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             c_halves: Constant::new((halves as u64).into()),
             c_hmask: Constant::new(((halves - 1) as u64).into()),
             c_wmask: c16(W / 4 - 1),
-            c_rot_l: (0..stages).map(|s| c16(16 << s)).collect(),
-            c_rot_r: (0..stages).map(|s| c16(B - (16 << s))).collect(),
             kw: KeepWords::new(),
             c_lane: (0..W / 4).map(|k| Constant::new((k as u64).into())).collect(),
             n: Default::default(),
@@ -213,9 +208,7 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             s0: Default::default(),
             k: Default::default(),
             rot_amt: Default::default(),
-            rot: Default::default(),
-            mask_c: Default::default(),
-            merged: Default::default(),
+            gb: Gearbox::new("RxMarkerStripper", 16),
             total: Default::default(),
             cur_len: Default::default(),
             cur_rem: Default::default(),
@@ -334,16 +327,11 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         self.s0.next = bit_cast::<6, 1>(self.is_hdr.val().into());
         self.k.next = (bit_cast::<7, 5>(self.p_words.val()) << 1) - bit_cast::<7, 6>(self.s0.val());
         self.rot_amt.next = (self.c.q.val() - self.s0.val()) & self.c_hmask.val();
-        self.rot.next = self.pre.m_axis.data.val();
-        for st in 0..self.c_rot_l.len() {
-            if self.rot_amt.val().get_bit(st) {
-                self.rot.next = (self.rot.val() << self.c_rot_l[st].val())
-                    | (self.rot.val() >> self.c_rot_r[st].val());
-            }
-        }
-        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c.q.val()) << 4));
-        self.merged.next =
-            (self.acc.q.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+        // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
+        self.gb.data.next = self.pre.m_axis.data.val();
+        self.gb.amt.next = bit_cast::<8, 6>(self.rot_amt.val());
+        self.gb.acc.next = self.acc.q.val();
+        self.gb.hold.next = bit_cast::<8, 6>(self.c.q.val());
         self.total.next = bit_cast::<7, 6>(self.c.q.val()) + self.k.val();
         self.hword.next = (bit_cast::<16, B>(self.pre.m_axis.data.val() & 0xFF) << 8)
             | bit_cast::<16, B>((self.pre.m_axis.data.val() >> 8) & 0xFF);
@@ -375,11 +363,11 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         }
         // What goes out this cycle.
         self.out.s_axis.valid.next = false;
-        self.out.s_axis.data.next = self.merged.val();
+        self.out.s_axis.data.next = self.gb.merged.val();
         self.out.s_axis.user.next = self.f_user.val();
         self.out.s_axis.last.next = false;
         self.o_n.next = self.c_w.val();
-        self.acc.d.next = self.merged.val();
+        self.acc.d.next = self.gb.merged.val();
         if self.closing.q.val() {
             // The ULPDU's tail that did not fit the FPDU's last beat.
             self.out.s_axis.valid.next = self.out.s_axis.ready.val();
@@ -406,7 +394,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             {
                 // A full beat of ULPDU octets.
                 self.out.s_axis.valid.next = true;
-                self.acc.d.next = self.rot.val();
+                self.acc.d.next = self.gb.rot.val();
                 self.c.d.next = bit_cast::<6, 7>(self.total.val() - self.c_halves.val());
                 self.rem.d.next = self.cur_rem.val() - self.c_w.val();
                 if self.p_last.val() {

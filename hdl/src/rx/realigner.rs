@@ -12,6 +12,7 @@
 //!  at a segment's end: the whole words out (a partial beat, `last`), the 0..3 octets of the
 //!  incomplete word kept for the next segment
 //! ```
+//! The rotation and merge are the shared [`crate::gearbox::Gearbox`] on octet lanes.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -44,6 +45,7 @@
 //! ### Reset
 //! `rst` loads the expected sequence number and empties the octet buffer.
 
+use crate::gearbox::Gearbox;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
@@ -111,14 +113,11 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     am: DFF<Bits<8>>,
     misaligned: DFF<Bit>,
     // Constants.
-    c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
     c_w: Constant<Bits<8>>,
     c_lanes: Constant<Bits<8>>,
     c_lanes32: Constant<Bits<32>>,
     c_wbits: Constant<Bits<32>>,
-    c_rot_l: Vec<Constant<Bits<16>>>,
-    c_rot_r: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<8>>>,
     c_lane: Vec<Constant<Bits<8>>>,
     // Combinational.
@@ -147,9 +146,7 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     fin: Signal<Local, Bit>,
     total: Signal<Local, Bits<8>>,
     full: Signal<Local, Bit>,
-    rot: Signal<Local, Bits<B>>,
-    mask_a: Signal<Local, Bits<B>>,
-    merged: Signal<Local, Bits<B>>,
+    gb: Gearbox<B>,
     rem_src: Signal<Local, Bits<B>>,
     rem_n: Signal<Local, Bits<8>>,
     rem_word: Signal<Local, Bits<32>>,
@@ -165,8 +162,6 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
     pub fn new() -> Self {
         check_stream_params("RxRealigner", W, B, RX_SEG_USER);
         crate::tx::check_tx_width("RxRealigner", W);
-        let stages = W.trailing_zeros() as usize;
-        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -196,14 +191,11 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             sk_lanes: Default::default(),
             am: Default::default(),
             misaligned: Default::default(),
-            c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
             c_lanes: Constant::new(((W - 1) as u64).into()),
             c_lanes32: Constant::new(((W - 1) as u64).into()),
             c_wbits: Constant::new((W.trailing_zeros() as u64).into()),
-            c_rot_l: (0..stages).map(|s| c16(8 << s)).collect(),
-            c_rot_r: (0..stages).map(|s| c16(B - (8 << s))).collect(),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
             c_lane: (0..W / 4).map(|j| Constant::new((j as u64).into())).collect(),
             kedge: Default::default(),
@@ -231,9 +223,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             fin: Default::default(),
             total: Default::default(),
             full: Default::default(),
-            rot: Default::default(),
-            mask_a: Default::default(),
-            merged: Default::default(),
+            gb: Gearbox::new("RxRealigner", 8),
             rem_src: Default::default(),
             rem_n: Default::default(),
             rem_word: Default::default(),
@@ -391,19 +381,14 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         // The beat's octets after acc's a octets.
         self.total.next = self.a_eff.val() + self.k.val();
         self.full.next = self.total.val() >= self.c_w.val();
-        self.rot.next = self.pre.m_axis.data.val();
-        for s in 0..self.c_rot_l.len() {
-            if self.ramt.val().get_bit(s) {
-                self.rot.next = (self.rot.val() << self.c_rot_l[s].val())
-                    | (self.rot.val() >> self.c_rot_r[s].val());
-            }
-        }
-        self.mask_a.next = !(self.c_ones.val() << (bit_cast::<16, 8>(self.a.q.val()) << 3));
-        self.merged.next =
-            (self.acc.q.val() & self.mask_a.val()) | (self.rot.val() & !self.mask_a.val());
+        // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
+        self.gb.data.next = self.pre.m_axis.data.val();
+        self.gb.amt.next = self.ramt.val();
+        self.gb.acc.next = self.acc.q.val();
+        self.gb.hold.next = self.a.q.val();
         // The incomplete word left after a segment's whole words go out: word rem_n / 4 of the
         // source (merged, or acc when flushing), moved to lane 0.
-        self.rem_src.next = self.merged.val();
+        self.rem_src.next = self.gb.merged.val();
         self.rem_n.next = self.total.val();
         if self.flush.q.val() {
             self.rem_src.next = self.acc.q.val();
@@ -420,7 +405,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.o_bytes.next = self.c_w.val();
         self.o_fin.next = false;
         self.o_lost.next = false;
-        self.out.s_axis.data.next = self.merged.val();
+        self.out.s_axis.data.next = self.gb.merged.val();
         if self.flush.q.val() {
             self.emit.next = self.out.s_axis.ready.val();
             self.o_bytes.next = self.a.q.val() & 0xFC;
@@ -467,7 +452,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         } else if self.use_beat.val() {
             self.exp_seq.d.next = self.exp_seq.q.val() + bit_cast::<32, 8>(self.keff.val());
             if self.full.val() {
-                self.acc.d.next = self.rot.val();
+                self.acc.d.next = self.gb.rot.val();
                 self.a.d.next = self.total.val() - self.c_w.val();
                 // A segment's end with whole words still in acc: flush them next cycle.
                 if self.pre.m_axis.last.val() & (self.total.val() != self.c_w.val()) {
@@ -490,7 +475,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                     self.done.d.next = true;
                 }
             } else {
-                self.acc.d.next = self.merged.val();
+                self.acc.d.next = self.gb.merged.val();
                 self.a.d.next = self.total.val();
             }
         } else if self.take.val() & !self.done.q.val() & self.fin.val() {
