@@ -102,8 +102,10 @@ macro_rules! sideband {
             /// The `user` value of these fields (bits outside every field are 0).
             ///
             /// # Panics
-            /// When a field's value does not fit its width (a caller's mistake, never masked).
+            /// When a field's value does not fit its width (a caller's mistake, never masked), or
+            /// the sideband is wider than 64 bits (only the blocks' internal ones are).
             pub fn pack(&self) -> u64 {
+                Self::assert_host_width();
                 let mut u = 0u64;
                 $(
                     let v = <$ty as $crate::sideband::FieldValue>::host_to_u64(self.$field);
@@ -113,18 +115,31 @@ macro_rules! sideband {
                         "{}::{} = {v} does not fit {} bits",
                         stringify!($name), stringify!($field), Self::[<$field:upper _WIDTH>]
                     );
-                    u |= v << Self::[<$field:upper _AT>];
+                    u |= v.checked_shl(Self::[<$field:upper _AT>] as u32).unwrap_or(0);
                 )*
                 u
             }
 
             /// The fields of a `user` value (bits outside every field are ignored).
+            ///
+            /// # Panics
+            /// When the sideband is wider than 64 bits.
             pub fn unpack(u: u64) -> Self {
+                Self::assert_host_width();
                 Self {
                     $( $field: <$ty as $crate::sideband::FieldValue>::host_from_u64(
-                        u >> Self::[<$field:upper _AT>]
+                        u.checked_shr(Self::[<$field:upper _AT>] as u32).unwrap_or(0)
                     ), )*
                 }
+            }
+
+            // The host value is a u64: the shifts above cannot overflow below this width.
+            fn assert_host_width() {
+                assert!(
+                    Self::BITS <= 64,
+                    "{}: {} bits do not fit pack/unpack's u64",
+                    stringify!($name), Self::BITS
+                );
             }
 
             /// Every field as (name, lowest bit, width), in declaration order.
@@ -324,6 +339,18 @@ mod tests {
         check_layout("RxUlpduUser", RxUlpduUser::BITS, RxUlpduUser::layout());
         check_layout("PlaceUlpduUser", PlaceUlpduUser::BITS, PlaceUlpduUser::layout());
         check_layout("CrcResultUser", CrcResultUser::BITS, CrcResultUser::layout());
+        // The blocks' internal sidebands.
+        use crate::rx::realigner::AlignInUser;
+        use crate::rx::{delineator::DelinInUser, marker_stripper::StripUser};
+        use crate::tx::segmenter::FragUser;
+        use crate::tx::{framer::PreUser, marker_inserter::ExpUser, marker_inserter::InsInUser};
+        check_layout("PreUser", PreUser::BITS, PreUser::layout());
+        check_layout("InsInUser", InsInUser::BITS, InsInUser::layout());
+        check_layout("ExpUser", ExpUser::BITS, ExpUser::layout());
+        check_layout("FragUser", FragUser::BITS, FragUser::layout());
+        check_layout("AlignInUser", AlignInUser::BITS, AlignInUser::layout());
+        check_layout("DelinInUser", DelinInUser::BITS, DelinInUser::layout());
+        check_layout("StripUser", StripUser::BITS, StripUser::layout());
         // The placement sideband extends the ULPDU one: the same fields at the same bits.
         for ((a, x, w), (b, y, v)) in
             RxUlpduUser::layout().into_iter().zip(PlaceUlpduUser::layout())
@@ -357,6 +384,12 @@ mod tests {
         assert_eq!(back, RxFpduUser { err: false, code: 1, crc: true, ..u });
         assert_eq!(bits.get_my_offset_rx_fpdu_code(), 42);
         assert_eq!(bits.get_my_width_rx_fpdu_code(), 2);
+    }
+
+    #[test]
+    #[should_panic(expected = "PreUser: 80 bits do not fit pack/unpack's u64")]
+    fn pack_refuses_a_sideband_wider_than_64_bits() {
+        crate::tx::framer::PreUser::default().pack();
     }
 
     #[test]

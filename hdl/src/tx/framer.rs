@@ -49,11 +49,37 @@ use crate::stream_skid::StreamSkid;
 use crate::tx::{TX_FPDU_USER, TX_ULPDU_USER};
 use rust_hdl::prelude::*;
 
-/// Sideband of the registered input beat: `[16:0]` as on `s_axis`, `[17]` ULPDU_Length > 64768,
-/// `[24:18]` octets in the beat (kc), `[41:25]` 4P, `[42]` 4P <= W, `[43]` 4P <= 2W, `[51:44]` unused,
-/// `[52]` L > kc, `[53]` L < kc, `[70:54]` L - kc, `[71]` L - kc >= W,
-/// `[79:72]` kc + W.
-const PRE_USER: usize = 80;
+crate::sideband::sideband! {
+    /// Sideband of the registered input beat (inside the block): the ULPDU's fields and what the
+    /// core needs of a first beat, worked out before the register.
+    PreUser, prefix pre, bits 80, {
+        /// ULPDU_Length L (as on `s_axis`).
+        len: Bits<16> = 0,
+        /// Push (as on `s_axis`).
+        push: Bit = 16,
+        /// L > 64768 (`golden::ULPDU_MAX`).
+        too_long: Bit = 17,
+        /// kc: octets in the beat.
+        kc: Bits<7> = 18,
+        /// 4P: the FPDU's octets (P words, the CRC field included).
+        fourp: Bits<17> = 25,
+        /// 4P <= W.
+        fourp_le_w: Bit = 42,
+        /// 4P <= 2W.
+        fourp_le_2w: Bit = 43,
+        /// L > kc.
+        l_gt_kc: Bit = 52,
+        /// L < kc.
+        l_lt_kc: Bit = 53,
+        /// L - kc.
+        l_kc: Bits<17> = 54,
+        /// L - kc >= W.
+        l_kc_ge_w: Bit = 71,
+        /// kc + W.
+        kc_w: Bits<8> = 72,
+    }
+}
+const PRE_USER: usize = PreUser::BITS;
 
 /// The framer; see the module documentation.
 #[derive(LogicBlock)]
@@ -286,23 +312,25 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         // 4P = ((L + 5) & ~3) + 4; L - kc for a first beat.
         self.i_fourp.next = ((self.i_len.val() + 5) & 0x1FFFC) + 4;
         self.i_lkc.next = self.i_len.val() - bit_cast::<17, 8>(self.i_kc.val());
-        self.i_user.next = bit_cast::<PRE_USER, 17>(self.s_axis.user.val())
-            | (bit_cast::<PRE_USER, 8>(self.i_kc.val()) << 18)
-            | (bit_cast::<PRE_USER, 17>(self.i_fourp.val()) << 25)
-            | (bit_cast::<PRE_USER, 17>(self.i_lkc.val()) << 54)
-            | (bit_cast::<PRE_USER, 8>(self.i_kc.val() + bit_cast::<8, 17>(self.c_w.val())) << 72);
-        self.i_user.next = self
-            .i_user
-            .val()
-            .replace_bit(17, self.i_len.val() > self.c_ulpdu_max.val())
-            .replace_bit(42, self.i_fourp.val() <= self.c_w.val())
-            .replace_bit(43, self.i_fourp.val() <= (self.c_w.val() << 1))
-            .replace_bit(52, self.i_len.val() > bit_cast::<17, 8>(self.i_kc.val()))
-            .replace_bit(53, self.i_len.val() < bit_cast::<17, 8>(self.i_kc.val()))
-            .replace_bit(
-                71,
-                self.i_len.val() >= bit_cast::<17, 8>(self.i_kc.val()) + self.c_w.val(),
-            );
+        self.i_user.next = 0.into();
+        self.i_user.next.set_value_pre_len(self.s_axis.user.val().get_value_tx_ulpdu_len());
+        self.i_user.next.set_value_pre_push(self.s_axis.user.val().get_value_tx_ulpdu_push());
+        self.i_user.next.set_value_pre_too_long(self.i_len.val() > self.c_ulpdu_max.val());
+        self.i_user.next.set_value_pre_kc(bit_cast::<7, 8>(self.i_kc.val()));
+        self.i_user.next.set_value_pre_fourp(self.i_fourp.val());
+        self.i_user.next.set_value_pre_fourp_le_w(self.i_fourp.val() <= self.c_w.val());
+        self.i_user.next.set_value_pre_fourp_le_2w(self.i_fourp.val() <= (self.c_w.val() << 1));
+        self.i_user
+            .next
+            .set_value_pre_l_gt_kc(self.i_len.val() > bit_cast::<17, 8>(self.i_kc.val()));
+        self.i_user
+            .next
+            .set_value_pre_l_lt_kc(self.i_len.val() < bit_cast::<17, 8>(self.i_kc.val()));
+        self.i_user.next.set_value_pre_l_kc(self.i_lkc.val());
+        self.i_user.next.set_value_pre_l_kc_ge_w(
+            self.i_len.val() >= bit_cast::<17, 8>(self.i_kc.val()) + self.c_w.val(),
+        );
+        self.i_user.next.set_value_pre_kc_w(self.i_kc.val() + bit_cast::<8, 17>(self.c_w.val()));
         self.pre.s_axis.data.next = self.s_axis.data.val();
         // A ULPDU's first beat: its keep is cut to ULPDU_Length octets here (the core's valid
         // octets; later beats are cut by vm_ul), so no shifter sits in the core.
@@ -327,9 +355,9 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.p_user.next = self.pre.m_axis.user.val();
         // Where we are: a first beat is awaited when neither in an FPDU nor draining.
         self.first.next = self.first_q.q.val();
-        self.len.next = bit_cast::<17, PRE_USER>(self.p_user.val() & 0xFFFF);
-        self.too_long.next = self.p_user.val().get_bit(17);
-        self.kc.next = bit_cast::<8, PRE_USER>((self.p_user.val() >> 18) & 0x7F);
+        self.len.next = bit_cast::<17, 16>(self.p_user.val().get_value_pre_len());
+        self.too_long.next = self.p_user.val().get_value_pre_too_long();
+        self.kc.next = bit_cast::<8, 7>(self.p_user.val().get_value_pre_kc());
         // The core takes a beat while draining always, else whenever the output can take one and
         // an input beat is wanted.
         self.pre.m_axis.ready.next = self.drain.q.val()
@@ -345,7 +373,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.ul.next = self.ulen.q.val();
         self.ol.next = self.out_left.q.val();
         self.ol_last.next = self.ol_le_w.q.val();
-        self.kcw.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 72) & 0xFF);
+        self.kcw.next = bit_cast::<17, 8>(self.p_user.val().get_value_pre_kc_w());
         self.ul_gt_kc.next = self.ulen.q.val() > bit_cast::<17, 8>(self.kc.val());
         self.ul_lt_kc.next = self.ulen.q.val() < bit_cast::<17, 8>(self.kc.val());
         self.ul_kc.next = self.ulen.q.val() - bit_cast::<17, 8>(self.kc.val());
@@ -353,13 +381,13 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.ol_next_le_w.next = self.out_left.q.val() <= (self.c_w.val() << 1);
         if self.first.val() {
             self.ul.next = self.len.val();
-            self.ol.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 25) & 0x1FFFF);
-            self.ol_last.next = self.p_user.val().get_bit(42);
-            self.ul_gt_kc.next = self.p_user.val().get_bit(52);
-            self.ul_lt_kc.next = self.p_user.val().get_bit(53);
-            self.ul_kc.next = bit_cast::<17, PRE_USER>((self.p_user.val() >> 54) & 0x1FFFF);
-            self.ul_kc_ge_w.next = self.p_user.val().get_bit(71);
-            self.ol_next_le_w.next = self.p_user.val().get_bit(43);
+            self.ol.next = self.p_user.val().get_value_pre_fourp();
+            self.ol_last.next = self.p_user.val().get_value_pre_fourp_le_w();
+            self.ul_gt_kc.next = self.p_user.val().get_value_pre_l_gt_kc();
+            self.ul_lt_kc.next = self.p_user.val().get_value_pre_l_lt_kc();
+            self.ul_kc.next = self.p_user.val().get_value_pre_l_kc();
+            self.ul_kc_ge_w.next = self.p_user.val().get_value_pre_l_kc_ge_w();
+            self.ol_next_le_w.next = self.p_user.val().get_value_pre_fourp_le_2w();
         }
         self.ul_nclamp.next = bit_cast::<8, 17>(self.ul_kc.val() & 0x7F);
         if self.ul_kc_ge_w.val() {
@@ -409,10 +437,12 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.out.s_axis.last.next = self.ol_last.val();
         // The FPDU's sideband: P = 4P / 4 words, markers, CRC, push.
         self.ufirst.next = 0.into();
-        self.ufirst.next.set_value_tx_fpdu_words(bit_cast::<14, PRE_USER>(self.p_user.val() >> 27));
+        self.ufirst.next.set_value_tx_fpdu_words(bit_cast::<14, 17>(
+            self.p_user.val().get_value_pre_fourp() >> 2,
+        ));
         self.ufirst.next.set_value_tx_fpdu_markers(self.cfg_markers.val());
         self.ufirst.next.set_value_tx_fpdu_crc(self.cfg_crc.val());
-        self.ufirst.next.set_value_tx_fpdu_push(self.p_user.val().get_bit(16));
+        self.ufirst.next.set_value_tx_fpdu_push(self.p_user.val().get_value_pre_push());
         self.out.s_axis.user.next = self.user_q.q.val();
         if self.first.val() {
             self.out.s_axis.user.next = self.ufirst.val();

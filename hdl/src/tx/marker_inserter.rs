@@ -21,6 +21,7 @@
 //! ```
 //! The expand stage's loop is one 7-bit compare and subtract per beat; the gearbox never looks
 //! at Markers.
+//! The gearbox's rotation and merge are the shared [`crate::gearbox::Gearbox`] on 4-octet words.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -46,6 +47,7 @@
 //! ### Reset
 //! `rst` loads the stream position, empties `acc` and the register slices.
 
+use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
@@ -66,9 +68,18 @@ crate::sideband::sideband! {
 }
 const PRE_USER: usize = InsInUser::BITS;
 
-/// Expanded-beat sideband: `[16:0]` the FPDU sideband, `[22:17]` words in the expanded beat
-/// (n or n + 1), `[54:23]` the word after lane W/4 - 1 when there are W/4 + 1.
-const EXP_USER: usize = 55;
+crate::sideband::sideband! {
+    /// Expanded-beat sideband (inside the block), on every expanded beat.
+    ExpUser, prefix exp, bits TX_FPDU_USER + 38, {
+        /// As [`crate::sideband::TxFpduUser`] (all of it).
+        fpdu: Bits<TX_FPDU_USER> = 0,
+        /// Words in the expanded beat: n, or n + 1 when a Marker went in.
+        words: Bits<6> = TX_FPDU_USER,
+        /// The word pushed out above lane W/4 - 1 when there are W/4 + 1.
+        extra: Bits<32> = TX_FPDU_USER + 6,
+    }
+}
+const EXP_USER: usize = ExpUser::BITS;
 
 /// The Marker inserter; see the module documentation.
 #[derive(LogicBlock)]
@@ -107,7 +118,6 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     tail: DFF<Bit>,
     user_q: DFF<Bits<TX_FPDU_USER>>,
     // Constants.
-    c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
     c_words: Constant<Bits<6>>,
     c_words2: Constant<Bits<7>>,
@@ -115,8 +125,6 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     c_top: Constant<Bits<16>>,
     c_lane7: Vec<Constant<Bits<7>>>,
     c_lane_mask: Vec<Constant<Bits<B>>>,
-    c_rot_l: Vec<Constant<Bits<16>>>,
-    c_rot_r: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
     // Expand stage, combinational.
     e_take: Signal<Local, Bit>,
@@ -151,9 +159,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     total: Signal<Local, Bits<7>>,
     gt: Signal<Local, Bit>,
     acc: Signal<Local, Bits<B>>,
-    rot: Signal<Local, Bits<B>>,
-    mask_c: Signal<Local, Bits<B>>,
-    merged: Signal<Local, Bits<B>>,
+    gb: Gearbox<B>,
     words_out: Signal<Local, Bits<7>>,
     olast: Signal<Local, Bit>,
 }
@@ -164,7 +170,6 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
         check_stream_params("TxMarkerInserter", W, B, TX_FPDU_USER);
         crate::tx::check_tx_width("TxMarkerInserter", W);
         let words = W / 4;
-        let stages = words.trailing_zeros() as usize;
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         let lane_mask = |j: usize| {
             let mut m = Bits::<B>::default();
@@ -196,7 +201,6 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_full: Default::default(),
             tail: Default::default(),
             user_q: Default::default(),
-            c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
             c_words2: Constant::new(((2 * words) as u64).into()),
@@ -204,8 +208,6 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_top: c16(B - 32),
             c_lane7: (0..words).map(|j| Constant::new((j as u64).into())).collect(),
             c_lane_mask: (0..words).map(|j| Constant::new(lane_mask(j))).collect(),
-            c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
-            c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
             kw: KeepWords::new(),
             e_take: Default::default(),
             p_user: Default::default(),
@@ -238,9 +240,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             total: Default::default(),
             gt: Default::default(),
             acc: Default::default(),
-            rot: Default::default(),
-            mask_c: Default::default(),
-            merged: Default::default(),
+            gb: Gearbox::new("TxMarkerInserter", 32),
             words_out: Default::default(),
             olast: Default::default(),
         }
@@ -336,9 +336,12 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
                 | ((self.p_data.val() << 32) & !self.mask_lo.val() & !self.mask_at.val());
         }
         self.n_exp.next = self.n.val() + bit_cast::<6, 1>(self.ins.val().into());
-        self.exp_user.next = bit_cast::<EXP_USER, TX_FPDU_USER>(self.p_fpdu.val())
-            | (bit_cast::<EXP_USER, 6>(self.n_exp.val()) << 17)
-            | (bit_cast::<EXP_USER, B>(self.p_data.val() >> self.c_top.val()) << 23);
+        self.exp_user.next = 0.into();
+        self.exp_user.next.set_value_exp_fpdu(self.p_fpdu.val());
+        self.exp_user.next.set_value_exp_words(self.n_exp.val());
+        self.exp_user
+            .next
+            .set_value_exp_extra(bit_cast::<32, B>(self.p_data.val() >> self.c_top.val()));
         self.head.s_axis.valid.next = self.pre.m_axis.valid.val();
         self.head.s_axis.data.next = self.exp_b.val();
         self.head.s_axis.keep.next = self.c_ones_w.val();
@@ -377,10 +380,9 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         // ---- Gearbox: acc[0..c) ++ the expanded beat; full beats out. ----
         // Word counts (c <= W/4, n <= W/4 + 1) masked to the bits they need, so that synthesis
         // sees the upper bits are 0 and the sum and comparison stay narrow.
-        self.h_n.next =
-            bit_cast::<6, EXP_USER>(self.head.m_axis.user.val() >> 17) & self.c_kmask.val();
+        self.h_n.next = self.head.m_axis.user.val().get_value_exp_words() & self.c_kmask.val();
         self.c_q.next = self.c.q.val() & self.c_kmask.val();
-        self.h_hi.next = bit_cast::<32, EXP_USER>(self.head.m_axis.user.val() >> 23);
+        self.h_hi.next = self.head.m_axis.user.val().get_value_exp_extra();
         self.h_last.next = self.head.m_axis.last.val();
         self.take.next = self.head.m_axis.valid.val()
             & self.out.s_axis.ready.val()
@@ -396,20 +398,15 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         if self.acc_use_n.q.val() {
             self.acc.next = self.acc_n.q.val();
         }
-        self.rot.next = self.head.m_axis.data.val();
-        for s in 0..self.c_rot_l.len() {
-            if self.c_q.val().get_bit(s) {
-                self.rot.next = (self.rot.val() << self.c_rot_l[s].val())
-                    | (self.rot.val() >> self.c_rot_r[s].val());
-            }
-        }
-        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c_q.val()) << 5));
-        self.merged.next =
-            (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+        // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
+        self.gb.data.next = self.head.m_axis.data.val();
+        self.gb.amt.next = bit_cast::<8, 6>(self.c_q.val());
+        self.gb.acc.next = self.acc.val();
+        self.gb.hold.next = bit_cast::<8, 6>(self.c_q.val());
         // The output beat: from acc alone (the tail of an FPDU, or acc full), else merged.
         self.out.s_axis.valid.next = self.emit.val();
-        self.out.s_axis.data.next = self.merged.val();
-        self.out.s_axis.user.next = bit_cast::<TX_FPDU_USER, EXP_USER>(self.head.m_axis.user.val());
+        self.out.s_axis.data.next = self.gb.merged.val();
+        self.out.s_axis.user.next = self.head.m_axis.user.val().get_value_exp_fpdu();
         self.words_out.next = self.c_words2.val() >> 1;
         self.olast.next = self.h_last.val() & !self.gt.val();
         if !self.gt.val() {
@@ -427,11 +424,11 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         // acc: what is left of the expanded beat after a full beat went out (its first c words
         // rotated into lanes 0..c, the extra word in lane c), else unchanged.
         self.acc_h.d.next = self.acc.val();
-        self.acc_n.d.next = (self.rot.val() & self.mask_c.val())
+        self.acc_n.d.next = (self.gb.rot.val() & self.gb.mask.val())
             | (bit_cast::<B, 32>(self.h_hi.val()) << (bit_cast::<16, 6>(self.c_q.val()) << 5));
         self.acc_use_n.d.next = self.take.val();
         if self.take.val() {
-            self.user_q.d.next = bit_cast::<TX_FPDU_USER, EXP_USER>(self.head.m_axis.user.val());
+            self.user_q.d.next = self.head.m_axis.user.val().get_value_exp_fpdu();
             if self.gt.val() {
                 self.c.d.next = bit_cast::<6, 7>(self.total.val()) - self.c_words.val();
                 self.c_full.d.next = self.total.val() == self.c_words2.val();

@@ -28,6 +28,7 @@
 //! beats at its piece boundaries into fragments, so the gearbox only ever appends a fragment's
 //! `k` words (starting at lane `s`, 0 except after a cut) to the `c` words it holds and emits
 //! full beats, or a segment's last beat.
+//! Its rotation and merge are the shared [`crate::gearbox::Gearbox`] on 4-octet words.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -58,6 +59,7 @@
 //! `rst` loads the sequence number and stream position, empties the pipeline, the gearbox and the
 //! register slices.
 
+use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
@@ -68,10 +70,24 @@ use rust_hdl::prelude::*;
 
 pub use crate::sideband::TX_SEGMENT_USER;
 
-/// Fragment sideband between F3 and the gearbox: `[4:0]` s, `[10:5]` k, `[11]` first fragment of
-/// an FPDU, `[12]` the FPDU does not fit the open segment (cb), `[13]` the fragment ends a segment,
-/// `[14]` s is not 0.
-const FRAG_USER: usize = 15;
+crate::sideband::sideband! {
+    /// Fragment sideband between F3 and the gearbox (inside the block), on every fragment.
+    FragUser, prefix frag, bits 15, {
+        /// s: the lane of the fragment's first word.
+        s: Bits<5> = 0,
+        /// k: the fragment's words.
+        k: Bits<6> = 5,
+        /// The first fragment of an FPDU.
+        first: Bit = 11,
+        /// The FPDU does not fit the open segment (cb); set on its first fragment.
+        cb: Bit = 12,
+        /// The fragment ends a segment.
+        seg_end: Bit = 13,
+        /// s is not 0 (the second fragment of a cut beat).
+        s_nz: Bit = 14,
+    }
+}
+const FRAG_USER: usize = FragUser::BITS;
 
 /// The segmenter; see the module documentation.
 #[derive(LogicBlock)]
@@ -180,13 +196,10 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     idle_cnt: DFF<Bits<16>>,
     idle_hit: DFF<Bit>,
     // Constants.
-    c_ones: Constant<Bits<B>>,
     c_ones_w: Constant<Bits<W>>,
     c_words: Constant<Bits<6>>,
     c_wmask: Constant<Bits<6>>,
     c_kmask: Constant<Bits<6>>,
-    c_rot_l: Vec<Constant<Bits<16>>>,
-    c_rot_r: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
     // Combinational: input and F stages.
     adv: Signal<Local, Bit>,
@@ -235,10 +248,8 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     b_last: Signal<Local, Bit>,
     b_words: Signal<Local, Bits<6>>,
     c_next: Signal<Local, Bits<6>>,
-    rot: Signal<Local, Bits<B>>,
-    mask_c: Signal<Local, Bits<B>>,
     acc: Signal<Local, Bits<B>>,
-    merged: Signal<Local, Bits<B>>,
+    gb: Gearbox<B>,
     o_words: Signal<Local, Bits<6>>,
     o_last: Signal<Local, Bit>,
     seq_now: Signal<Local, Bits<32>>,
@@ -253,8 +264,6 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
         check_stream_params("TxSegmenter", W, B, TX_FPDU_USER);
         crate::tx::check_tx_width("TxSegmenter", W);
         let words = W / 4;
-        let stages = words.trailing_zeros() as usize;
-        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -335,13 +344,10 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             seg_first: Default::default(),
             idle_cnt: Default::default(),
             idle_hit: Default::default(),
-            c_ones: Constant::new(Bits::<B>::mask()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
             c_wmask: Constant::new(((words - 1) as u64).into()),
             c_kmask: Constant::new(((2 * words).next_power_of_two() as u64 - 1).into()),
-            c_rot_l: (0..stages).map(|s| c16(32 << s)).collect(),
-            c_rot_r: (0..stages).map(|s| c16(B - (32 << s))).collect(),
             kw: KeepWords::new(),
             adv: Default::default(),
             in_take: Default::default(),
@@ -388,10 +394,8 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             b_last: Default::default(),
             b_words: Default::default(),
             c_next: Default::default(),
-            rot: Default::default(),
-            mask_c: Default::default(),
             acc: Default::default(),
-            merged: Default::default(),
+            gb: Gearbox::new("TxSegmenter", 32),
             o_words: Default::default(),
             o_last: Default::default(),
             seq_now: Default::default(),
@@ -515,15 +519,13 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             }
         }
         self.ffirst.next = self.f3_first.q.val() & !self.f3_phase.q.val();
-        self.fuser.next = bit_cast::<FRAG_USER, 6>(self.fs.val())
-            | (bit_cast::<FRAG_USER, 6>(self.fk.val()) << 5);
-        self.fuser.next = self
-            .fuser
-            .val()
-            .replace_bit(11, self.ffirst.val())
-            .replace_bit(12, self.ffirst.val() & self.f3_cb.q.val())
-            .replace_bit(13, self.fseg_end.val())
-            .replace_bit(14, self.f3_split.q.val() & self.f3_phase.q.val());
+        self.fuser.next = 0.into();
+        self.fuser.next.set_value_frag_s(bit_cast::<5, 6>(self.fs.val()));
+        self.fuser.next.set_value_frag_k(self.fk.val());
+        self.fuser.next.set_value_frag_first(self.ffirst.val());
+        self.fuser.next.set_value_frag_cb(self.ffirst.val() & self.f3_cb.q.val());
+        self.fuser.next.set_value_frag_seg_end(self.fseg_end.val());
+        self.fuser.next.set_value_frag_s_nz(self.f3_split.q.val() & self.f3_phase.q.val());
         self.head.s_axis.valid.next = self.f3_v.q.val();
         self.head.s_axis.data.next = self.f3_data.q.val();
         self.head.s_axis.keep.next = self.c_ones_w.val();
@@ -538,15 +540,14 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f3_phase.d.next = self.f3_split.q.val() & !self.f3_phase.q.val();
         }
         // ---- The gearbox, on the head fragment. ----
-        self.h_s.next = bit_cast::<6, FRAG_USER>(self.head.m_axis.user.val() & 0x1F);
+        self.h_s.next = bit_cast::<6, 5>(self.head.m_axis.user.val().get_value_frag_s());
         // Word counts (c, room, k) are at most W/4: masked to the bits that needs, so that
         // synthesis sees the upper bits are 0 and the comparisons and sums stay narrow.
-        self.h_k.next =
-            bit_cast::<6, FRAG_USER>(self.head.m_axis.user.val() >> 5) & self.c_kmask.val();
+        self.h_k.next = self.head.m_axis.user.val().get_value_frag_k() & self.c_kmask.val();
         self.room_q.next = self.room.q.val() & self.c_kmask.val();
         self.c_q.next = self.c.q.val() & self.c_kmask.val();
-        self.h_cb.next = self.head.m_axis.user.val().get_bit(12);
-        self.h_seg_end.next = self.head.m_axis.user.val().get_bit(13);
+        self.h_cb.next = self.head.m_axis.user.val().get_value_frag_cb();
+        self.h_seg_end.next = self.head.m_axis.user.val().get_value_frag_seg_end();
         self.h_last.next = self.head.m_axis.last.val();
         // The idle limit: an FPDU end waiting with nothing behind it (no input offered, the F
         // stages and the head slice empty) for cfg_idle cycles closes its segment.
@@ -585,7 +586,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.a_last.next =
             self.closing.q.val() | (self.pend.q.val() & self.h_cb.val()) | self.flush.val();
         // A fragment that starts at lane s > 0 first sets the rotation to c - s (one cycle).
-        self.h_s0.next = !self.head.m_axis.user.val().get_bit(14);
+        self.h_s0.next = !self.head.m_axis.user.val().get_value_frag_s_nz();
         self.adjust.next = self.head.m_axis.valid.val()
             & !self.h_s0.val()
             & !self.adjusted.q.val()
@@ -614,24 +615,19 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         }
         self.head.m_axis.ready.next = self.merge.val() | self.chain.val();
         // The data: the fragment rotated up by c - s lanes after acc's c words.
-        self.rot.next = self.head.m_axis.data.val();
-        for st in 0..self.c_rot_l.len() {
-            if self.rot_amt.q.val().get_bit(st) {
-                self.rot.next = (self.rot.val() << self.c_rot_l[st].val())
-                    | (self.rot.val() >> self.c_rot_r[st].val());
-            }
-        }
         self.acc.next = self.acc_m.q.val();
         if self.acc_use_r.q.val() {
             self.acc.next = self.acc_r.q.val();
         }
-        self.mask_c.next = !(self.c_ones.val() << (bit_cast::<16, 6>(self.c_q.val()) << 5));
-        self.merged.next =
-            (self.acc.val() & self.mask_c.val()) | (self.rot.val() & !self.mask_c.val());
+        // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
+        self.gb.data.next = self.head.m_axis.data.val();
+        self.gb.amt.next = bit_cast::<8, 6>(self.rot_amt.q.val());
+        self.gb.acc.next = self.acc.val();
+        self.gb.hold.next = bit_cast::<8, 6>(self.c_q.val());
         // The output beat.
         self.o_words.next = self.b_words.val();
         self.o_last.next = self.b_last.val();
-        self.out.s_axis.data.next = self.merged.val();
+        self.out.s_axis.data.next = self.gb.merged.val();
         if self.a_emit.val() {
             self.o_words.next = self.c_q.val();
             self.o_last.next = self.a_last.val();
@@ -659,8 +655,8 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         }
         // Gearbox state. acc: the fragment's leftover words (rot) after a full beat went out,
         // else merged (acc's words stay in lanes 0..c, whatever else happened).
-        self.acc_m.d.next = self.merged.val();
-        self.acc_r.d.next = self.rot.val();
+        self.acc_m.d.next = self.gb.merged.val();
+        self.acc_r.d.next = self.gb.rot.val();
         self.acc_use_r.d.next = (self.merge.val() & self.k_gt.val()) | self.chain.val();
         self.c_next.next = self.c_q.val();
         if self.chain.val() {
