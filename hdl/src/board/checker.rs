@@ -2,9 +2,10 @@
 //!
 //! Takes `mpa_rx`'s ULPDU packets and compares each with the ULPDU the traffic generator sent in
 //! that place (its own [`TrafficPattern`], the sequence of [`golden::traffic`]): octets under
-//! `keep`, `keep`, `last`, and the ULPDU_Length in `user[47:32]` on the first beat. A packet
-//! with every beat equal counts in `ok`; one that differs anywhere counts in `bad` and sets the
-//! sticky `mismatch`. An error packet (`user[48]`, RFC 5044 section 8: `mpa_rx` stops after it)
+//! `keep`, `keep`, `last`, and the ULPDU_Length (`RxUlpduUser`'s `len`, `user[47:32]`) on the
+//! first beat. A packet with every beat equal counts in `ok`; one that differs anywhere counts
+//! in `bad` and sets the sticky `mismatch`. An error packet (`err`, `user[48]`, RFC 5044
+//! section 8: `mpa_rx` stops after it)
 //! sets the sticky `rx_error` and keeps its code; it is not compared. Always ready.
 //!
 //! ### Ports
@@ -121,8 +122,7 @@ impl<const W: usize, const B: usize> Logic for LoopbackChecker<W, B> {
             self.diff.next = true;
         }
         if self.want.first.val()
-            & (bit_cast::<16, RX_ULPDU_USER>((self.s_axis.user.val() >> 32) & 0xFFFF)
-                != self.want.len.val())
+            & (self.s_axis.user.val().get_value_rx_ulpdu_len() != self.want.len.val())
         {
             self.diff.next = true;
         }
@@ -130,7 +130,7 @@ impl<const W: usize, const B: usize> Logic for LoopbackChecker<W, B> {
         self.want.advance.next = self.s_axis.valid.val() & !self.is_err.val();
         if self.s_axis.valid.val() & self.is_err.val() {
             self.err_q.d.next = true;
-            self.code_q.d.next = bit_cast::<2, RX_ULPDU_USER>((self.s_axis.user.val() >> 49) & 3);
+            self.code_q.d.next = self.s_axis.user.val().get_value_rx_ulpdu_code();
         }
         if self.s_axis.valid.val() & !self.is_err.val() {
             if self.diff.val() {
