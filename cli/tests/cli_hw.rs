@@ -98,10 +98,10 @@ fn ulpdu_lines(seed: u64, n: usize) -> String {
 #[test]
 fn sim_tx_prints_exactly_what_frame_prints() {
     for (k, (w, engine, opts)) in [
-        ("4", "rusthdl", vec!["--markers"]),
+        ("4", "verilator", vec!["--markers"]),
         ("8", "rusthdl", vec!["--markers", "--offset", "500"]),
-        ("16", "rusthdl", vec!["--no-crc"]),
-        ("64", "rusthdl", vec!["--markers", "--offset", "4"]),
+        ("16", "verilator", vec!["--no-crc"]),
+        ("64", "verilator", vec!["--markers", "--offset", "4"]),
         ("8", "verilator", vec!["--markers", "--offset", "252"]),
         ("32", "verilator", vec![]),
     ]
@@ -167,10 +167,10 @@ fn framed(opts: &[&str], ulpdus: &str) -> String {
 #[test]
 fn sim_rx_prints_exactly_what_deframe_prints() {
     for (k, (w, engine, opts, reseg)) in [
-        ("4", "rusthdl", vec!["--markers"], Some("1")),
+        ("4", "verilator", vec!["--markers"], Some("1")),
         ("8", "rusthdl", vec!["--markers", "--offset", "500"], None),
-        ("16", "rusthdl", vec!["--no-crc"], Some("2")),
-        ("64", "rusthdl", vec!["--markers", "--offset", "4"], Some("3")),
+        ("16", "verilator", vec!["--no-crc"], Some("2")),
+        ("64", "verilator", vec!["--markers", "--offset", "4"], Some("3")),
         ("8", "verilator", vec!["--markers", "--offset", "252"], Some("4")),
         ("32", "verilator", vec![], None),
     ]

@@ -166,7 +166,7 @@ fn sim_place_gives_the_output_of_place_inorder() {
         (
             "hw-truncated",
             vec!["--scenario", "faults", "--fault", "truncated", "--seed", "7", "--messages", "8"],
-            "rusthdl",
+            "verilator",
             "4",
             2,
         ),
@@ -268,8 +268,8 @@ fn sim_place_arrival_gives_the_output_of_place() {
         (
             "hw-arr-wrap",
             vec!["--scenario", "wrap", "--seed", "13", "--messages", "10"],
-            "rusthdl",
-            "8",
+            "verilator",
+            "16",
             false,
             true,
         ),

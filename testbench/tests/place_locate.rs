@@ -218,17 +218,20 @@ macro_rules! locate_tests {
 }
 
 locate_tests! {
-    #[ignore = "the rust-hdl model at W = 4: make test-rusthdl"]
+    #[ignore = "the rust-hdl model at W = 4: make test-extra"]
     rusthdl_w4: sim::Engine::RustHdl, 4;
     rusthdl_w8: sim::Engine::RustHdl, 8;
     rusthdl_w16: sim::Engine::RustHdl, 16;
-    #[ignore = "the rust-hdl model at W = 32: make test-rusthdl"]
+    #[ignore = "the rust-hdl model at W = 32: make test-extra"]
     rusthdl_w32: sim::Engine::RustHdl, 32;
-    #[ignore = "the rust-hdl model at W = 64: make test-rusthdl"]
+    #[ignore = "the rust-hdl model at W = 64: make test-extra"]
     rusthdl_w64: sim::Engine::RustHdl, 64;
+    #[ignore = "Verilator at W = 4 (rnic_rx runs the block at every W): make test-extra"]
     verilator_w4: sim::Engine::Verilator, 4;
     verilator_w8: sim::Engine::Verilator, 8;
+    #[ignore = "Verilator at W = 16 (rnic_rx runs the block at every W): make test-extra"]
     verilator_w16: sim::Engine::Verilator, 16;
+    #[ignore = "Verilator at W = 32 (rnic_rx runs the block at every W): make test-extra"]
     verilator_w32: sim::Engine::Verilator, 32;
     verilator_w64: sim::Engine::Verilator, 64;
 }

@@ -130,7 +130,7 @@ fn arrival_orders(engine: Engine, w: usize, messages: usize, place: bool) {
         for small in [false, true] {
             // The rust-hdl rows at W <= 16 (the model is about 15 times slower per message than
             // Verilator) run every other scenario; Verilator runs every scenario at every W, so
-            // do the rust-hdl rows at W = 32 and 64 (make test-rusthdl), and the lockstep tests
+            // do the rust-hdl rows at W = 32 and 64 (make test-extra), and the lockstep tests
             // tie the two engines together cycle by cycle.
             if engine == Engine::RustHdl && w <= 16 && k % 2 == 1 {
                 continue;
@@ -841,22 +841,25 @@ fn alignments(engine: Engine, w: usize) {
     }
 }
 
-/// One module per width and engine. The segment-order tests of the rust-hdl rows at W = 4, 16,
-/// 32 and 64 are `#[ignore]`d (`make test-rusthdl`, with PlaceReassembly's and PlaceLocate's:
+/// One module per width and engine. The segment-order tests of the rust-hdl rows at W = 4, 8,
+/// 16, 32 and 64 are `#[ignore]`d (`make test-extra`, with PlaceReassembly's and PlaceLocate's:
 /// 20 minutes of this machine's two cores): the model is about 15 times slower than
 /// Verilator, which runs them at every W, and the lockstep tests below compare both engines
-/// output by output every cycle at every W on a connection with segments in any order. `edges` rows also run the edge cases and alignments
-/// (and, on Verilator, every out-of-order case with Markers on and off; the rust-hdl row at
-/// W = 8 runs half of them, Markers on).
+/// output by output every cycle at every W on connections with segments in any order (and
+/// placement on). `edges` rows also run the edge cases and alignments (and, on Verilator, every
+/// out-of-order case with Markers on and off; the rust-hdl row at W = 8 runs half of them,
+/// Markers on); the rust-hdl row's edge cases are `#[ignore]`d with its segment-order tests
+/// (`make test-extra`: three minutes of CPU at W = 8, against seconds on Verilator).
 macro_rules! width_tests {
-    (@edges true, $engine:expr, $w:expr) => {
+    (@edges true, $engine:expr, $w:expr $(, #[$long:meta])?) => {
         #[test]
+        $(#[$long])?
         fn edge_cases_and_alignments_match_golden() {
             edge_cases($engine, $w);
             alignments($engine, $w);
         }
     };
-    (@edges false, $engine:expr, $w:expr) => {};
+    (@edges false, $engine:expr, $w:expr $(, #[$long:meta])?) => {};
     ($($(#[$long:meta])? $name:ident: $engine:expr, $w:expr, $seeds:expr, $messages:expr, $fault_set:expr, $edges:tt;)*) => {$(
         mod $name {
             use super::*;
@@ -895,7 +898,7 @@ macro_rules! width_tests {
                 faults($engine, $w, $fault_set, $messages.min(40));
             }
 
-            width_tests!(@edges $edges, $engine, $w);
+            width_tests!(@edges $edges, $engine, $w $(, #[$long])?);
         }
     )*};
 }
@@ -909,14 +912,15 @@ width_tests! {
     rnic_rx_w16_verilator: sim::Engine::Verilator, 16, 4, 60, None, true;
     rnic_rx_w32_verilator: sim::Engine::Verilator, 32, 4, 60, None, true;
     rnic_rx_w64_verilator: sim::Engine::Verilator, 64, 4, 60, None, true;
-    #[ignore = "the rust-hdl model at W = 4, segments in any order: make test-rusthdl"]
+    #[ignore = "the rust-hdl model at W = 4, segments in any order: make test-extra"]
     rnic_rx_w4_rusthdl: sim::Engine::RustHdl, 4, 1, 6, FEW, false;
+    #[ignore = "the rust-hdl model at W = 8, segments in any order and edge cases: make test-extra"]
     rnic_rx_w8_rusthdl: sim::Engine::RustHdl, 8, 1, 8, FEW, true;
-    #[ignore = "the rust-hdl model at W = 16, segments in any order: make test-rusthdl"]
+    #[ignore = "the rust-hdl model at W = 16, segments in any order: make test-extra"]
     rnic_rx_w16_rusthdl: sim::Engine::RustHdl, 16, 1, 8, FEW, false;
-    #[ignore = "the rust-hdl model at W = 32, segments in any order: make test-rusthdl"]
+    #[ignore = "the rust-hdl model at W = 32, segments in any order: make test-extra"]
     rnic_rx_w32_rusthdl: sim::Engine::RustHdl, 32, 1, 8, FEW, false;
-    #[ignore = "the rust-hdl model at W = 64, segments in any order: make test-rusthdl"]
+    #[ignore = "the rust-hdl model at W = 64, segments in any order: make test-extra"]
     rnic_rx_w64_rusthdl: sim::Engine::RustHdl, 64, 1, 8, FEW, false;
 }
 
@@ -1177,8 +1181,11 @@ fn rnic_rx_w8_reset_with_traffic_and_restart() {
 }
 
 /// Both engines on the same stimulus, every output compared every cycle: a fault, an in-order
-/// connection and one with segments in any order (W = 8; W = 4 and 16 in the next test, 32 and
-/// 64 in `make test-long`).
+/// connection, one with segments in any order and (at W = 8) one with out-of-order placement
+/// on (W = 8; W = 4 and 16 in the next test, 32 and 64 in `make test-long`). At W = 8 this is what ties the
+/// rust-hdl model to the golden receiver for segments in any order in `make test`: the rust-hdl
+/// rows of the segment-order tests (two and a half minutes of CPU each at W = 8) run in `make
+/// test-extra`, Verilator runs them at every W.
 fn engines_in_lockstep(w: usize) {
     let mut a = sim::place::rnic_rx(Engine::RustHdl, w).unwrap();
     let mut b = sim::place::rnic_rx(Engine::Verilator, w).unwrap();
@@ -1200,6 +1207,25 @@ fn engines_in_lockstep(w: usize) {
     t.config.reassembly_octets = t.config.in_order_reserve() + 2500;
     let what = format!("lockstep w{w}");
     check_arrival(&mut both, &t.config, &t.segments, &RnicRunOptions::busy(3), &what);
+    // Out-of-order placement on, segments duplicated and out of order, Markers on: both engines
+    // place what the golden receiver places (5 FPDUs out of order), cycle for cycle alike. At
+    // W = 8, where the rust-hdl model's own placement rows are left to make test-extra (the
+    // model at W = 4 and 16 takes a minute for this connection).
+    if w == 8 {
+        let t = sim::traffic::generate(&sim::traffic::TrafficOptions {
+            scenario: Scenario::Dup,
+            seed: 9,
+            markers: true,
+            crc: true,
+            messages: 10,
+            records: 3,
+            ..Default::default()
+        });
+        let what = format!("lockstep w{w}, placement on");
+        let (hw, _, _) =
+            check_placement(&mut both, &t.config, &t.segments, &RnicRunOptions::busy(4), &what);
+        assert!(hw.final_regs[&reg::REASM_PLACED] > 0, "{what}: FPDUs placed out of order");
+    }
     assert!(both.compared > 10_000, "{} outputs compared", both.compared);
     assert!(both.mismatches.is_empty(), "engines differ:\n{}", both.mismatches.join("\n"));
 }
