@@ -29,9 +29,9 @@
 //! 60,000-line settle function, at `-O0` 6 s. The per-cycle code is compiled with `-O1`
 //! (`OPT_FAST`) instead of Verilator's default `-Os`: measured on `rnic_rx_w32` (2026-11-27,
 //! g++ 12, this 2-core machine), `-Os` built in 51 s and ran 35,000 to 38,000 cycles/s, `-O1`
-//! built in 41 s and ran 53,000 to 65,000, `-O2` 58 s and 65,000, `-O0` 31 s and 8,000. A test
-//! run builds about forty models from a clean clone, so the build time counts as much as the
-//! speed.
+//! built in 41 s and ran 53,000 to 65,000, `-O2` 58 s and 65,000, `-O0` 31 s and 8,000 (cycles
+//! of random inputs after a reset, from a small C driver through this shim). `make test` builds
+//! 55 models from a clean clone, so the build time counts as much as the speed.
 
 use crate::{words_for, workspace_root, CycleSim, Port, PortDir};
 use std::ffi::c_void;

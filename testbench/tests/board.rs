@@ -200,8 +200,8 @@ fn clean(st: &BoardStatus) -> bool {
     st.bad == 0 && !st.mismatch && !st.rx_error && !st.tx_error && !st.in_reset
 }
 
-/// Runs the board script on `engine`; returns the status after every step (for comparing the
-/// engines) and checks what each step must show.
+/// Runs the board script on `sim` (both engines in lockstep in the tests); returns the status
+/// after every step and checks what each step must show.
 fn board_script_on(sim: Box<dyn sim::CycleSim>, engine: &str, board: Board) -> Vec<BoardStatus> {
     let w = board.info().width;
     let mut d = BoardDriver::new(sim).unwrap();

@@ -2,7 +2,7 @@
 //! `mpa_rx`, `rnic_rx`) passes
 //! Verilator lint (`make test`, every width) and
 //! `yosys ... hierarchy -check; proc; flatten; check -assert` (`make test` at W = 8, `make
-//! test-long` at the other widths), and reads like hand-written Verilog: plain module name,
+//! test-extra` at the other widths), and reads like hand-written Verilog: plain module name,
 //! AXI4-Stream port names.
 
 use hdl::export::{exportable_tops, write_tops, PortDir, WIDTHS};
@@ -37,7 +37,7 @@ fn check_all(
     })
 }
 
-/// Verilator lint of every top at every width (about 80 s of CPU in all).
+/// Verilator lint of every top at every width (88 to 91 s on two threads here, 2026-11-27).
 #[test]
 fn export_every_top_at_every_width_passes_verilator_lint() {
     let dir = out_dir("export_lint");
@@ -47,10 +47,10 @@ fn export_every_top_at_every_width_passes_verilator_lint() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// Yosys `check -assert` of every top at W = 8. Yosys needs 35 to 70 s per width for `rnic_rx`
-/// alone (12 s to read and elaborate, 16 s in `proc` at W = 8), about 400 s of CPU for the
-/// other four widths: those run in `make test-long` (the next test), which CI runs too; the
-/// Verilator lint above checks every width in `make test`.
+/// Yosys `check -assert` of every top at W = 8. Yosys took 36 s for `rnic_rx_w8` alone (12 s to
+/// read and elaborate, 16 s in `proc`) and 68 s for `rnic_rx_w64`; the other four widths (the
+/// next test, 293 s on two threads here) run in `make test-extra`, not in CI; the Verilator
+/// lint above checks every width in `make test`.
 #[test]
 fn export_every_top_at_w8_passes_yosys_check_assert() {
     let dir = out_dir("export_yosys_w8");
@@ -61,7 +61,7 @@ fn export_every_top_at_w8_passes_yosys_check_assert() {
 }
 
 #[test]
-#[ignore = "Yosys at W = 4, 16, 32 and 64 (about 400 s of CPU): make test-long"]
+#[ignore = "Yosys at W = 4, 16, 32 and 64 (293 s on two threads): make test-extra"]
 fn export_every_top_at_w4_w16_w32_w64_passes_yosys_check_assert() {
     let dir = out_dir("export_yosys_other_widths");
     let mut files = vec![];
