@@ -10,17 +10,19 @@
 //!
 //! Every FPDU and every Marker is a whole number of 4-octet words at 4-octet aligned stream
 //! positions, so the block works on 32-bit word lanes, W/4 per beat, with at most one Marker per
-//! beat (W/4 <= 16 < 127 words between Markers). Two stages:
+//! beat (W/4 <= 16 < 127 words between Markers). Three stages:
 //!
 //! ```text
-//!  s_axis ─► in (register slice) ─► expand ─► head (register slice) ─► gearbox ─► out (2-slot queue) ─► m_axis
+//!  s_axis ─► in (register slice) ─► decide ─► mid (register slice) ─► expand ─► head (register slice) ─► gearbox ─► out (2-slot queue) ─► m_axis
 //!   tb = FPDU words before the next Marker position, counted from this beat's lane 0:
 //!   tb < n  ->  a Marker before word tb: n + 1 words (lanes 0..W/4-1, and one more word)
 //!   tb' = tb < n ? tb + 127 - n : tb - n   (mod 128; tb < n is the borrow of tb - n)
+//!  expand: the decided beat's words at and after lane tb move up one lane, the Marker in lane tb
 //!  gearbox: acc[0..c) ++ expanded beat; full beats out, the rest kept (an extra beat when full)
 //! ```
-//! The expand stage's loop is one 7-bit compare and subtract per beat; the gearbox never looks
-//! at Markers.
+//! The decide stage's loop is one 7-bit compare and subtract per beat (and FPDUPTR's word
+//! count); the expansion by lane masks works on the registered decision, in a cycle of its own;
+//! the gearbox never looks at Markers.
 //! The gearbox's rotation and merge are the shared [`crate::gearbox::Gearbox`] on 4-octet words.
 //!
 //! ### Ports
@@ -39,7 +41,10 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Three cycles (an input register, the head slice, the output queue; `m_axis` is a 2:1
+//! Four cycles (an input register, the decided-beat slice, the head slice, the output queue;
+//! the decided-beat slice came in to take the lane masks out of the decision's cycle: mpa_tx_w8
+//! 132.7 MHz at seed 1 before, its critical path from tb through the masks into the head
+//! slice or through FPDUPTR's two sums; `m_axis` is a 2:1
 //! multiplexer of registers, see [`crate::stream_outq::StreamOutQ`]). One output beat per cycle; the input is held one cycle
 //! whenever Markers have pushed a whole beat's worth of words into `acc` (once per W/4 Markers)
 //! and for the last beat of an FPDU whose words no longer fit the beat.
@@ -59,14 +64,36 @@ use rust_hdl::prelude::*;
 crate::sideband::sideband! {
     /// Registered input sideband (inside the block): [`crate::sideband::TxFpduUser`] and the
     /// words in the beat.
-    InsInUser, prefix ins_in, bits 23, {
+    InsInUser, prefix ins_in, bits 29, {
         /// As [`crate::sideband::TxFpduUser`] (all of it).
         fpdu: Bits<TX_FPDU_USER> = 0,
         /// Words in the beat.
         words: Bits<6> = TX_FPDU_USER,
+        /// Words in the beat plus one (for the FPDUPTR count after an inner Marker).
+        words_p1: Bits<6> = TX_FPDU_USER + 6,
     }
 }
 const PRE_USER: usize = InsInUser::BITS;
+
+crate::sideband::sideband! {
+    /// Decided-beat sideband (inside the block), between the decision and the expansion: where
+    /// this beat's Marker goes and what it says.
+    InsMidUser, prefix ins_mid, bits TX_FPDU_USER + 54, {
+        /// As [`crate::sideband::TxFpduUser`] (all of it).
+        fpdu: Bits<TX_FPDU_USER> = 0,
+        /// Words in the expanded beat: n, or n + 1 when a Marker goes in.
+        words: Bits<6> = TX_FPDU_USER,
+        /// Lanes (bit j: lane j) that keep their word: below the Marker, or all of them when
+        /// no Marker goes into the beat.
+        lo: Bits<16> = TX_FPDU_USER + 6,
+        /// The lane that takes the Marker (none when no Marker goes into the beat); the lanes
+        /// in neither take the word of the lane below.
+        at: Bits<16> = TX_FPDU_USER + 22,
+        /// FPDUPTR of the Marker, in octets.
+        ptr: Bits<16> = TX_FPDU_USER + 38,
+    }
+}
+const MID_USER: usize = InsMidUser::BITS;
 
 crate::sideband::sideband! {
     /// Expanded-beat sideband (inside the block), on every expanded beat.
@@ -99,6 +126,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     /// The configured stream position was not a multiple of 4.
     pub cfg_misaligned: Signal<Out, Bit>,
     pre: StreamSkid<W, B, PRE_USER>,
+    mid: StreamSkid<W, B, MID_USER>,
     head: StreamSkid<W, B, EXP_USER>,
     out: StreamOutQ<W, B, TX_FPDU_USER>,
     // Expand stage: FPDU words before the next Marker position (from the next beat's lane 0),
@@ -125,6 +153,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     c_top: Constant<Bits<16>>,
     c_lane7: Vec<Constant<Bits<7>>>,
     c_lane_mask: Vec<Constant<Bits<B>>>,
+    c_lane_bit: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
     // Expand stage, combinational.
     e_take: Signal<Local, Bit>,
@@ -132,10 +161,19 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     p_fpdu: Signal<Local, Bits<TX_FPDU_USER>>,
     p_data: Signal<Local, Bits<B>>,
     n: Signal<Local, Bits<6>>,
+    n1: Signal<Local, Bits<6>>,
     markers: Signal<Local, Bit>,
     ins: Signal<Local, Bit>,
     lead: Signal<Local, Bit>,
     ptr: Signal<Local, Bits<16>>,
+    mid_user: Signal<Local, Bits<MID_USER>>,
+    m_user: Signal<Local, Bits<MID_USER>>,
+    m_data: Signal<Local, Bits<B>>,
+    put: Signal<Local, Bit>,
+    lo_w: Signal<Local, Bits<16>>,
+    at_w: Signal<Local, Bits<16>>,
+    m_lo: Signal<Local, Bits<16>>,
+    m_at: Signal<Local, Bits<16>>,
     marker: Signal<Local, Bits<32>>,
     marker_rep: Signal<Local, Bits<B>>,
     mask_lo: Signal<Local, Bits<B>>,
@@ -187,6 +225,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             m_axis: StreamSource::new(),
             cfg_misaligned: Default::default(),
             pre: StreamSkid::new(),
+            mid: StreamSkid::new(),
             head: StreamSkid::new(),
             out: StreamOutQ::new(),
             tb: Default::default(),
@@ -208,16 +247,26 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_top: c16(B - 32),
             c_lane7: (0..words).map(|j| Constant::new((j as u64).into())).collect(),
             c_lane_mask: (0..words).map(|j| Constant::new(lane_mask(j))).collect(),
+            c_lane_bit: (0..words).map(|j| Constant::new((1u64 << j).into())).collect(),
             kw: KeepWords::new(),
             e_take: Default::default(),
             p_user: Default::default(),
             p_fpdu: Default::default(),
             p_data: Default::default(),
             n: Default::default(),
+            n1: Default::default(),
             markers: Default::default(),
             ins: Default::default(),
             lead: Default::default(),
             ptr: Default::default(),
+            mid_user: Default::default(),
+            m_user: Default::default(),
+            m_data: Default::default(),
+            put: Default::default(),
+            lo_w: Default::default(),
+            at_w: Default::default(),
+            m_lo: Default::default(),
+            m_at: Default::default(),
             marker: Default::default(),
             marker_rep: Default::default(),
             mask_lo: Default::default(),
@@ -283,16 +332,18 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         self.pre.s_axis.user.next = 0.into();
         self.pre.s_axis.user.next.set_value_ins_in_fpdu(self.s_axis.user.val());
         self.pre.s_axis.user.next.set_value_ins_in_words(self.n.val());
+        self.pre.s_axis.user.next.set_value_ins_in_words_p1(self.n.val() + 1);
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();
 
-        // ---- Expand: one input beat -> n or n + 1 words, the Marker in place. ----
+        // ---- Decide: where this beat's Marker goes (if any) and its FPDUPTR. ----
         self.p_user.next = self.pre.m_axis.user.val();
         self.p_data.next = self.pre.m_axis.data.val();
-        self.pre.m_axis.ready.next = self.head.s_axis.ready.val();
-        self.e_take.next = self.pre.m_axis.valid.val() & self.head.s_axis.ready.val();
+        self.pre.m_axis.ready.next = self.mid.s_axis.ready.val();
+        self.e_take.next = self.pre.m_axis.valid.val() & self.mid.s_axis.ready.val();
         self.n.next = self.p_user.val().get_value_ins_in_words();
+        self.n1.next = self.p_user.val().get_value_ins_in_words_p1();
         self.p_fpdu.next = self.p_user.val().get_value_ins_in_fpdu();
         self.markers.next = self.p_fpdu.val().get_value_tx_fpdu_markers();
         // A Marker before word tb of this beat, if it is one of the beat's words: tb < n is the
@@ -303,50 +354,39 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         // the Marker in front of the FPDU.
         self.lead.next = !self.in_mid.q.val() & (self.tb.q.val() == 0);
         self.ptr.next = (self.qw.q.val() + bit_cast::<16, 7>(self.tb.q.val())) << 2;
-        if self.lead.val() {
-            self.ptr.next = 0.into();
-        }
         if !self.in_mid.q.val() {
             self.ptr.next = bit_cast::<16, 7>(self.tb.q.val()) << 2;
         }
-        // The Marker word: octets 0, 0, FPDUPTR high, FPDUPTR low (lane 0 in bits 7:0).
-        self.marker.next = (bit_cast::<32, 16>(self.ptr.val() >> 8) << 16)
-            | (bit_cast::<32, 16>(self.ptr.val() & 0xFF) << 24);
-        // Words before lane tb stay, the Marker goes to lane tb, the words after move up one
-        // lane (the last one into the sideband). With tb outside the beat nothing is inserted.
-        // Lane by lane (tb compared with each lane's index, the Marker word in every lane): no
-        // barrel shifter by tb on the data path.
-        self.mask_lo.next = 0.into();
-        self.mask_at.next = 0.into();
-        self.marker_rep.next = 0.into();
+        self.n_exp.next = self.n.val();
+        if self.ins.val() {
+            self.n_exp.next = self.n1.val();
+        }
+        self.mid_user.next = 0.into();
+        self.mid_user.next.set_value_ins_mid_fpdu(self.p_fpdu.val());
+        self.mid_user.next.set_value_ins_mid_words(self.n_exp.val());
+        // The lanes, from tb compared with each lane's index (constants): which keep their
+        // word, which takes the Marker.
+        self.put.next = self.markers.val() & self.tb_in.q.val();
+        self.lo_w.next = 0.into();
+        self.at_w.next = 0.into();
         for j in 0..(W / 4) {
-            if self.tb.q.val() > self.c_lane7[j].val() {
-                self.mask_lo.next = self.mask_lo.val() | self.c_lane_mask[j].val();
+            if !self.put.val() | (self.tb.q.val() > self.c_lane7[j].val()) {
+                self.lo_w.next = self.lo_w.val() | self.c_lane_bit[j].val();
             }
-            if self.tb.q.val() == self.c_lane7[j].val() {
-                self.mask_at.next = self.mask_at.val() | self.c_lane_mask[j].val();
+            if self.put.val() & (self.tb.q.val() == self.c_lane7[j].val()) {
+                self.at_w.next = self.at_w.val() | self.c_lane_bit[j].val();
             }
-            self.marker_rep.next =
-                (self.marker_rep.val() << 32) | bit_cast::<B, 32>(self.marker.val());
         }
-        self.exp_b.next = self.p_data.val();
-        if self.markers.val() & self.tb_in.q.val() {
-            self.exp_b.next = (self.p_data.val() & self.mask_lo.val())
-                | (self.marker_rep.val() & self.mask_at.val())
-                | ((self.p_data.val() << 32) & !self.mask_lo.val() & !self.mask_at.val());
-        }
-        self.n_exp.next = self.n.val() + bit_cast::<6, 1>(self.ins.val().into());
-        self.exp_user.next = 0.into();
-        self.exp_user.next.set_value_exp_fpdu(self.p_fpdu.val());
-        self.exp_user.next.set_value_exp_words(self.n_exp.val());
-        self.exp_user
-            .next
-            .set_value_exp_extra(bit_cast::<32, B>(self.p_data.val() >> self.c_top.val()));
-        self.head.s_axis.valid.next = self.pre.m_axis.valid.val();
-        self.head.s_axis.data.next = self.exp_b.val();
-        self.head.s_axis.keep.next = self.c_ones_w.val();
-        self.head.s_axis.user.next = self.exp_user.val();
-        self.head.s_axis.last.next = self.pre.m_axis.last.val();
+        self.mid_user.next.set_value_ins_mid_lo(self.lo_w.val());
+        self.mid_user.next.set_value_ins_mid_at(self.at_w.val());
+        self.mid_user.next.set_value_ins_mid_ptr(self.ptr.val());
+        self.mid.clock.next = self.clock.val();
+        self.mid.rst.next = self.rst.val();
+        self.mid.s_axis.valid.next = self.pre.m_axis.valid.val();
+        self.mid.s_axis.data.next = self.p_data.val();
+        self.mid.s_axis.keep.next = self.c_ones_w.val();
+        self.mid.s_axis.user.next = self.mid_user.val();
+        self.mid.s_axis.last.next = self.pre.m_axis.last.val();
         // tb' = tb - n, or tb + 127 - n = tb - n - 1 after a Marker (mod 128); both candidates,
         // and whether each is inside a beat, from d0 alone.
         self.d1.next = bit_cast::<7, 8>(self.d0.val()) - 1;
@@ -354,11 +394,14 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         if self.ins.val() {
             self.tb_next.next = self.d1.val();
         }
+        // FPDUPTR of the next beat's lane 0, for both Marker outcomes (n + 1 comes registered
+        // with the beat, so the two sums are side by side; the outcome only picks).
         self.qw_a.next = bit_cast::<16, 6>(self.n.val());
+        self.qw_b.next = bit_cast::<16, 6>(self.n1.val());
         if self.in_mid.q.val() {
             self.qw_a.next = self.qw.q.val() + bit_cast::<16, 6>(self.n.val());
+            self.qw_b.next = self.qw.q.val() + bit_cast::<16, 6>(self.n1.val());
         }
-        self.qw_b.next = self.qw_a.val() + 1;
         if self.e_take.val() {
             self.tb.d.next = self.tb_next.val();
             self.tb_in.d.next =
@@ -370,12 +413,53 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             self.in_mid.d.next = !self.pre.m_axis.last.val();
             // FPDUPTR of the next beat's lane 0: this beat's words and inner Marker counted
             // (the leading Marker is not: FPDUPTR counts from the ULPDU_Length field).
-            // Both sums are formed beside the Marker decision (carry select), which only picks.
             self.qw.d.next = self.qw_a.val();
             if self.ins.val() & !self.lead.val() {
                 self.qw.d.next = self.qw_b.val();
             }
         }
+
+        // ---- Expand: one decided beat -> n or n + 1 words, the Marker in place. ----
+        self.m_user.next = self.mid.m_axis.user.val();
+        self.m_data.next = self.mid.m_axis.data.val();
+        self.m_lo.next = self.m_user.val().get_value_ins_mid_lo();
+        self.m_at.next = self.m_user.val().get_value_ins_mid_at();
+        self.mid.m_axis.ready.next = self.head.s_axis.ready.val();
+        // The Marker word: octets 0, 0, FPDUPTR high, FPDUPTR low (lane 0 in bits 7:0).
+        self.marker.next = (bit_cast::<32, 16>(self.m_user.val().get_value_ins_mid_ptr() >> 8)
+            << 16)
+            | (bit_cast::<32, 16>(self.m_user.val().get_value_ins_mid_ptr() & 0xFF) << 24);
+        // Words before lane tb stay, the Marker goes to lane tb, the words after move up one
+        // lane (the last one into the sideband); with tb outside the beat every word stays.
+        // Lane by lane from the registered lane bits (the Marker word in every lane): no
+        // barrel shifter by tb and no comparison on the data path.
+        self.mask_lo.next = 0.into();
+        self.mask_at.next = 0.into();
+        self.marker_rep.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.m_lo.val().get_bit(j) {
+                self.mask_lo.next = self.mask_lo.val() | self.c_lane_mask[j].val();
+            }
+            if self.m_at.val().get_bit(j) {
+                self.mask_at.next = self.mask_at.val() | self.c_lane_mask[j].val();
+            }
+            self.marker_rep.next =
+                (self.marker_rep.val() << 32) | bit_cast::<B, 32>(self.marker.val());
+        }
+        self.exp_b.next = (self.m_data.val() & self.mask_lo.val())
+            | (self.marker_rep.val() & self.mask_at.val())
+            | ((self.m_data.val() << 32) & !self.mask_lo.val() & !self.mask_at.val());
+        self.exp_user.next = 0.into();
+        self.exp_user.next.set_value_exp_fpdu(self.m_user.val().get_value_ins_mid_fpdu());
+        self.exp_user.next.set_value_exp_words(self.m_user.val().get_value_ins_mid_words());
+        self.exp_user
+            .next
+            .set_value_exp_extra(bit_cast::<32, B>(self.m_data.val() >> self.c_top.val()));
+        self.head.s_axis.valid.next = self.mid.m_axis.valid.val();
+        self.head.s_axis.data.next = self.exp_b.val();
+        self.head.s_axis.keep.next = self.c_ones_w.val();
+        self.head.s_axis.user.next = self.exp_user.val();
+        self.head.s_axis.last.next = self.mid.m_axis.last.val();
 
         // ---- Gearbox: acc[0..c) ++ the expanded beat; full beats out. ----
         // Word counts (c <= W/4, n <= W/4 + 1) masked to the bits they need, so that synthesis

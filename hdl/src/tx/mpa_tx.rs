@@ -34,8 +34,8 @@
 //! `W` bytes per beat: 4, 8, 16, 32, 64; `B = 8W`.
 //!
 //! ### Latency and throughput
-//! First octet in to first octet out: 14 cycles ([`MpaTx::latency`]); an FPDU of one beat waits
-//! for its CRC: [`MpaTx::latency_crc_wait`] (26 at W = 8, 32 at W = 64). Both are checked by the
+//! First octet in to first octet out: 15 cycles ([`MpaTx::latency`]); an FPDU of one beat waits
+//! for its CRC: [`MpaTx::latency_crc_wait`] (27 at W = 8, 33 at W = 64). Both are checked by the
 //! tests. One beat per cycle at the output with no backpressure (measured above 0.999 at every
 //! width); the input is held only for the octets framing adds (length, PAD, CRC, Markers).
 //!
@@ -121,16 +121,16 @@ impl<const W: usize, const B: usize> MpaTx<W, B> {
 
     /// Cycles from the transfer of a ULPDU's first beat to the transfer of its segment's first
     /// beat, for an FPDU of more than one beat, nothing ahead of it and no backpressure: framer
-    /// (2: input register, output queue), Marker inserter (3: input register, head register,
-    /// output queue), the CRC unit's FIFO (3), segmenter (6: F1, F2, F2b, F3, head register,
-    /// output queue).
+    /// (2: input register, output queue), Marker inserter (4: input register, decided-beat
+    /// register, head register, output queue), the CRC unit's FIFO (3), segmenter (6: F1, F2,
+    /// F2b, F3, head register, output queue).
     pub fn latency() -> usize {
-        2 + 3 + 3 + 6
+        2 + 4 + 3 + 6
     }
 
     /// The same for an FPDU of one beat, which waits in the CRC unit for its CRC.
     pub fn latency_crc_wait() -> usize {
-        2 + 3 + TxCrcUnit::<W, B>::latency() + 6
+        2 + 4 + TxCrcUnit::<W, B>::latency() + 6
     }
 }
 
