@@ -387,7 +387,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "PreUser: 80 bits do not fit pack/unpack's u64")]
+    #[should_panic(expected = "PreUser: 71 bits do not fit pack/unpack's u64")]
     fn pack_refuses_a_sideband_wider_than_64_bits() {
         crate::tx::framer::PreUser::default().pack();
     }

@@ -52,7 +52,7 @@ use rust_hdl::prelude::*;
 crate::sideband::sideband! {
     /// Sideband of the registered input beat (inside the block): the ULPDU's fields and what the
     /// core needs of a first beat, worked out before the register.
-    PreUser, prefix pre, bits 80, {
+    PreUser, prefix pre, bits 71, {
         /// ULPDU_Length L (as on `s_axis`).
         len: Bits<16> = 0,
         /// Push (as on `s_axis`).
@@ -73,10 +73,6 @@ crate::sideband::sideband! {
         l_lt_kc: Bit = 53,
         /// L - kc.
         l_kc: Bits<17> = 54,
-        /// L - kc >= W.
-        l_kc_ge_w: Bit = 71,
-        /// kc + W.
-        kc_w: Bits<8> = 72,
     }
 }
 const PRE_USER: usize = PreUser::BITS;
@@ -116,10 +112,9 @@ pub struct TxFramer<const W: usize, const B: usize> {
     carry: DFF<Bits<16>>,
     // ULPDU octets not yet taken from the input (saturates at 0), and whether more came.
     ulen: DFF<Bits<17>>,
-    ulen_ge_w: DFF<Bit>,
-    // The octets of the next beat that are ULPDU octets (a mask from ulen), and whether the
-    // input stage is inside a ULPDU (its first beat's mask is applied there).
-    vm_ul: DFF<Bits<W>>,
+    // ulen >= 128 (so at least W after any beat).
+    ulen_big: DFF<Bit>,
+    // Whether the input stage is inside a ULPDU (its first beat's mask is applied there).
     i_mid: DFF<Bit>,
     overrun: DFF<Bit>,
     // Output octets left in this FPDU.
@@ -135,6 +130,7 @@ pub struct TxFramer<const W: usize, const B: usize> {
     c_ulpdu_max: Constant<Bits<17>>,
     c_lsh: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<8>>>,
+    c_bit: Vec<Constant<Bits<W>>>,
     c_byte: Vec<Constant<Bits<32>>>,
     // Combinational helpers.
     first: Signal<Local, Bit>,
@@ -149,7 +145,9 @@ pub struct TxFramer<const W: usize, const B: usize> {
     vmask: Signal<Local, Bits<W>>,
     i_nclamp: Signal<Local, Bits<8>>,
     i_keep: Signal<Local, Bits<W>>,
-    ul_nclamp: Signal<Local, Bits<8>>,
+    // The octets of a beat after the first that are ULPDU octets: bit j when more than j
+    // remain (decoded from the registered ulen).
+    vm_ul: Signal<Local, Bits<W>>,
     lane: Vec<Signal<Local, Bits<32>>>,
     acc: Signal<Local, Bits<B>>,
     lane_out: Signal<Local, Bits<32>>,
@@ -165,12 +163,10 @@ pub struct TxFramer<const W: usize, const B: usize> {
     i_user: Signal<Local, Bits<PRE_USER>>,
     // The registered input beat's fields.
     p_user: Signal<Local, Bits<PRE_USER>>,
-    kcw: Signal<Local, Bits<17>>,
     ul_gt_kc: Signal<Local, Bit>,
     ul_lt_kc: Signal<Local, Bit>,
     ul_ne_kc: Signal<Local, Bit>,
     ul_kc: Signal<Local, Bits<17>>,
-    ul_kc_ge_w: Signal<Local, Bit>,
     ol_next_le_w: Signal<Local, Bit>,
 }
 
@@ -199,8 +195,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             drain_oversize: Default::default(),
             carry: Default::default(),
             ulen: Default::default(),
-            ulen_ge_w: Default::default(),
-            vm_ul: Default::default(),
+            ulen_big: Default::default(),
             i_mid: Default::default(),
             overrun: Default::default(),
             out_left: Default::default(),
@@ -213,6 +208,9 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             c_ulpdu_max: Constant::new((golden::mulpdu::ULPDU_MAX as u64).into()),
             c_lsh: (0..words).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            c_bit: (0..W)
+                .map(|k| Constant::new(Bits::<W>::default().replace_bit(k, true)))
+                .collect(),
             c_byte: (0..4)
                 .map(|b| Constant::new((!(0xFFu64 << (8 * b)) & 0xFFFF_FFFF).into()))
                 .collect(),
@@ -228,7 +226,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             vmask: Default::default(),
             i_nclamp: Default::default(),
             i_keep: Default::default(),
-            ul_nclamp: Default::default(),
+            vm_ul: Default::default(),
             lane: (0..words).map(|_| Default::default()).collect(),
             acc: Default::default(),
             lane_out: Default::default(),
@@ -242,12 +240,10 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             i_lkc: Default::default(),
             i_user: Default::default(),
             p_user: Default::default(),
-            kcw: Default::default(),
             ul_gt_kc: Default::default(),
             ul_lt_kc: Default::default(),
             ul_ne_kc: Default::default(),
             ul_kc: Default::default(),
-            ul_kc_ge_w: Default::default(),
             ol_next_le_w: Default::default(),
         }
     }
@@ -273,8 +269,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             drain_oversize,
             carry,
             ulen,
-            ulen_ge_w,
-            vm_ul,
+            ulen_big,
             i_mid,
             overrun,
             out_left,
@@ -327,10 +322,6 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             .next
             .set_value_pre_l_lt_kc(self.i_len.val() < bit_cast::<17, 8>(self.i_kc.val()));
         self.i_user.next.set_value_pre_l_kc(self.i_lkc.val());
-        self.i_user.next.set_value_pre_l_kc_ge_w(
-            self.i_len.val() >= bit_cast::<17, 8>(self.i_kc.val()) + self.c_w.val(),
-        );
-        self.i_user.next.set_value_pre_kc_w(self.i_kc.val() + bit_cast::<8, 17>(self.c_w.val()));
         self.pre.s_axis.data.next = self.s_axis.data.val();
         // A ULPDU's first beat: its keep is cut to ULPDU_Length octets here (the core's valid
         // octets; later beats are cut by vm_ul), so no shifter sits in the core.
@@ -373,11 +364,9 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.ul.next = self.ulen.q.val();
         self.ol.next = self.out_left.q.val();
         self.ol_last.next = self.ol_le_w.q.val();
-        self.kcw.next = bit_cast::<17, 8>(self.p_user.val().get_value_pre_kc_w());
         self.ul_gt_kc.next = self.ulen.q.val() > bit_cast::<17, 8>(self.kc.val());
         self.ul_lt_kc.next = self.ulen.q.val() < bit_cast::<17, 8>(self.kc.val());
         self.ul_kc.next = self.ulen.q.val() - bit_cast::<17, 8>(self.kc.val());
-        self.ul_kc_ge_w.next = self.ulen.q.val() >= self.kcw.val();
         self.ol_next_le_w.next = self.out_left.q.val() <= (self.c_w.val() << 1);
         if self.first.val() {
             self.ul.next = self.len.val();
@@ -386,19 +375,25 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             self.ul_gt_kc.next = self.p_user.val().get_value_pre_l_gt_kc();
             self.ul_lt_kc.next = self.p_user.val().get_value_pre_l_lt_kc();
             self.ul_kc.next = self.p_user.val().get_value_pre_l_kc();
-            self.ul_kc_ge_w.next = self.p_user.val().get_value_pre_l_kc_ge_w();
             self.ol_next_le_w.next = self.p_user.val().get_value_pre_fourp_le_2w();
         }
-        self.ul_nclamp.next = bit_cast::<8, 17>(self.ul_kc.val() & 0x7F);
-        if self.ul_kc_ge_w.val() {
-            self.ul_nclamp.next = bit_cast::<8, 17>(self.c_w.val());
+        // Octet j of a beat after the first is a ULPDU octet when more than j remain: all of
+        // them when ulen >= 128 (a register beside ulen), else from ulen's low 7 bits compared
+        // with constants, lane by lane (no arithmetic between the registers and the mask).
+        self.vm_ul.next = 0.into();
+        for j in 0..W {
+            if self.ulen_big.q.val()
+                | (bit_cast::<8, 17>(self.ulen.q.val() & 0x7F) >= self.c_cnt[j].val())
+            {
+                self.vm_ul.next = self.vm_ul.val() | self.c_bit[j].val();
+            }
         }
         self.ul_ne_kc.next = self.ul_gt_kc.val() | self.ul_lt_kc.val();
         // Valid input octets: those keep enables, up to the ULPDU octets still expected; none
         // once the ULPDU's last beat has been taken.
         self.vmask.next = self.pre.m_axis.keep.val();
         if !self.first.val() {
-            self.vmask.next = self.pre.m_axis.keep.val() & self.vm_ul.q.val();
+            self.vmask.next = self.pre.m_axis.keep.val() & self.vm_ul.val();
         }
         if self.zero_q.q.val() {
             self.vmask.next = 0.into();
@@ -456,12 +451,10 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
             if self.ul_gt_kc.val() {
                 self.ulen.d.next = self.ul_kc.val();
-                self.ulen_ge_w.d.next = self.ul_kc_ge_w.val();
-                self.vm_ul.d.next = !(self.c_ones.val() << self.ul_nclamp.val());
+                self.ulen_big.d.next = (self.ul_kc.val() & 0x1FF80) != 0;
             } else {
                 self.ulen.d.next = 0.into();
-                self.ulen_ge_w.d.next = false;
-                self.vm_ul.d.next = 0.into();
+                self.ulen_big.d.next = false;
             }
             if self.first.val() {
                 self.overrun.d.next = self.ul_lt_kc.val();
