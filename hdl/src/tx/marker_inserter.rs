@@ -42,9 +42,7 @@
 //!
 //! ### Latency and throughput
 //! Four cycles (an input register, the decided-beat slice, the head slice, the output queue;
-//! the decided-beat slice came in to take the lane masks out of the decision's cycle: mpa_tx_w8
-//! 132.7 MHz at seed 1 before, its critical path from tb through the masks into the head
-//! slice or through FPDUPTR's two sums; `m_axis` is a 2:1
+//! the decided-beat slice keeps the lane masks out of the decision's cycle; `m_axis` is a 2:1
 //! multiplexer of registers, see [`crate::stream_outq::StreamOutQ`]). One output beat per cycle; the input is held one cycle
 //! whenever Markers have pushed a whole beat's worth of words into `acc` (once per W/4 Markers)
 //! and for the last beat of an FPDU whose words no longer fit the beat.
@@ -129,7 +127,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     mid: StreamSkid<W, B, MID_USER>,
     head: StreamSkid<W, B, EXP_USER>,
     out: StreamOutQ<W, B, TX_FPDU_USER>,
-    // Expand stage: FPDU words before the next Marker position (from the next beat's lane 0),
+    // Decide stage: FPDU words before the next Marker position (from the next beat's lane 0),
     // whether that is inside a beat, FPDUPTR of lane 0 in words, inside an FPDU.
     tb: DFF<Bits<7>>,
     tb_in: DFF<Bit>,
@@ -155,7 +153,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     c_lane_mask: Vec<Constant<Bits<B>>>,
     c_lane_bit: Vec<Constant<Bits<16>>>,
     kw: KeepWords<W>,
-    // Expand stage, combinational.
+    // Decide and expand stages, combinational.
     e_take: Signal<Local, Bit>,
     p_user: Signal<Local, Bits<PRE_USER>>,
     p_fpdu: Signal<Local, Bits<TX_FPDU_USER>>,
