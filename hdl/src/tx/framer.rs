@@ -112,8 +112,11 @@ pub struct TxFramer<const W: usize, const B: usize> {
     carry: DFF<Bits<16>>,
     // ULPDU octets not yet taken from the input (saturates at 0), and whether more came.
     ulen: DFF<Bits<17>>,
-    // ulen >= 128 (so at least W after any beat).
+    // ulen >= 128 (so at least W after any beat); like vmr, only meaningful after a full beat.
     ulen_big: DFF<Bit>,
+    // The ULPDU-octet mask of the beat after the one taken last (bit j: more than j octets
+    // remained after it), loaded with ulen.
+    vmr: DFF<Bits<W>>,
     // Whether the input stage is inside a ULPDU (its first beat's mask is applied there).
     i_mid: DFF<Bit>,
     overrun: DFF<Bit>,
@@ -126,10 +129,14 @@ pub struct TxFramer<const W: usize, const B: usize> {
     // Constants.
     c_ones: Constant<Bits<W>>,
     c_w: Constant<Bits<17>>,
+    // 128 + W.
+    c_big: Constant<Bits<17>>,
     /// The ULPDU limit of section 3 ([`golden::mulpdu::ULPDU_MAX`]).
     c_ulpdu_max: Constant<Bits<17>>,
     c_lsh: Vec<Constant<Bits<16>>>,
     c_cnt: Vec<Constant<Bits<8>>>,
+    // W + j + 1: more than j octets remain after a full beat.
+    c_cnt_w: Vec<Constant<Bits<8>>>,
     c_bit: Vec<Constant<Bits<W>>>,
     c_byte: Vec<Constant<Bits<32>>>,
     // Combinational helpers.
@@ -146,8 +153,10 @@ pub struct TxFramer<const W: usize, const B: usize> {
     i_nclamp: Signal<Local, Bits<8>>,
     i_keep: Signal<Local, Bits<W>>,
     // The octets of a beat after the first that are ULPDU octets: bit j when more than j
-    // remain (decoded from the registered ulen).
+    // remain (the register vmr).
     vm_ul: Signal<Local, Bits<W>>,
+    vm_first: Signal<Local, Bits<W>>,
+    vm_later: Signal<Local, Bits<W>>,
     lane: Vec<Signal<Local, Bits<32>>>,
     acc: Signal<Local, Bits<B>>,
     lane_out: Signal<Local, Bits<32>>,
@@ -196,6 +205,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             carry: Default::default(),
             ulen: Default::default(),
             ulen_big: Default::default(),
+            vmr: Default::default(),
             i_mid: Default::default(),
             overrun: Default::default(),
             out_left: Default::default(),
@@ -205,9 +215,11 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             err_oversize_q: Default::default(),
             c_ones: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
+            c_big: Constant::new(((128 + W) as u64).into()),
             c_ulpdu_max: Constant::new((golden::mulpdu::ULPDU_MAX as u64).into()),
             c_lsh: (0..words).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
+            c_cnt_w: (0..W).map(|k| Constant::new(((W + k + 1) as u64).into())).collect(),
             c_bit: (0..W)
                 .map(|k| Constant::new(Bits::<W>::default().replace_bit(k, true)))
                 .collect(),
@@ -227,6 +239,8 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             i_nclamp: Default::default(),
             i_keep: Default::default(),
             vm_ul: Default::default(),
+            vm_first: Default::default(),
+            vm_later: Default::default(),
             lane: (0..words).map(|_| Default::default()).collect(),
             acc: Default::default(),
             lane_out: Default::default(),
@@ -270,6 +284,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             carry,
             ulen,
             ulen_big,
+            vmr,
             i_mid,
             overrun,
             out_left,
@@ -377,17 +392,27 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             self.ul_kc.next = self.p_user.val().get_value_pre_l_kc();
             self.ol_next_le_w.next = self.p_user.val().get_value_pre_fourp_le_2w();
         }
-        // Octet j of a beat after the first is a ULPDU octet when more than j remain: all of
-        // them when ulen >= 128 (a register beside ulen), else from ulen's low 7 bits compared
-        // with constants, lane by lane (no arithmetic between the registers and the mask).
-        self.vm_ul.next = 0.into();
+        // Octet j of a beat after the first is a ULPDU octet when more than j remain: a
+        // register, decoded when the beat before was taken. Every beat but a packet's last is
+        // full (the stream rules), and after the last the mask is not used (the next beat is a
+        // first beat, or the zeros of PAD and CRC), so ulen - kc is ulen - W there: bit j is
+        // ulen > W + j (all of them when ulen >= 128), and for a first beat L > W + j;
+        // constants compared with 7 bits, no subtraction before the register.
+        self.vm_first.next = 0.into();
+        self.vm_later.next = 0.into();
         for j in 0..W {
-            if self.ulen_big.q.val()
-                | (bit_cast::<8, 17>(self.ulen.q.val() & 0x7F) >= self.c_cnt[j].val())
+            if ((self.len.val() >> 7) != 0)
+                | (bit_cast::<8, 17>(self.len.val() & 0x7F) >= self.c_cnt_w[j].val())
             {
-                self.vm_ul.next = self.vm_ul.val() | self.c_bit[j].val();
+                self.vm_first.next = self.vm_first.val() | self.c_bit[j].val();
+            }
+            if self.ulen_big.q.val()
+                | (bit_cast::<8, 17>(self.ulen.q.val() & 0x7F) >= self.c_cnt_w[j].val())
+            {
+                self.vm_later.next = self.vm_later.val() | self.c_bit[j].val();
             }
         }
+        self.vm_ul.next = self.vmr.q.val();
         self.ul_ne_kc.next = self.ul_gt_kc.val() | self.ul_lt_kc.val();
         // Valid input octets: those keep enables, up to the ULPDU octets still expected; none
         // once the ULPDU's last beat has been taken.
@@ -449,12 +474,19 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         if self.take.val() & !self.drain.q.val() {
             // An input beat of the ULPDU: account its octets.
             self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
+            self.vmr.d.next = self.vm_later.val();
+            if self.first.val() {
+                self.vmr.d.next = self.vm_first.val();
+            }
+            // ulen_big as vmr: after a full beat, 128 or more remain when 128 + W did before.
+            self.ulen_big.d.next = self.ulen.q.val() >= self.c_big.val();
+            if self.first.val() {
+                self.ulen_big.d.next = self.len.val() >= self.c_big.val();
+            }
             if self.ul_gt_kc.val() {
                 self.ulen.d.next = self.ul_kc.val();
-                self.ulen_big.d.next = (self.ul_kc.val() & 0x1FF80) != 0;
             } else {
                 self.ulen.d.next = 0.into();
-                self.ulen_big.d.next = false;
             }
             if self.first.val() {
                 self.overrun.d.next = self.ul_lt_kc.val();
