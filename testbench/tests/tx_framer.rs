@@ -108,6 +108,21 @@ fn bad_lengths(w: usize) -> Vec<Case> {
     ]
 }
 
+/// ULPDU_Lengths around the framer's mask thresholds (more than 128 octets left, 128 + W before
+/// a full beat): exact, one beat and an octet short, one beat and an octet long.
+fn threshold_lengths(w: usize) -> Vec<Case> {
+    let d = |n: usize| (0..n).map(|i| (i as u8).wrapping_mul(7) ^ 0xA5).collect::<Vec<u8>>();
+    let mut cases = Vec::new();
+    for base in [128, 128 + w, 128 + 2 * w] {
+        for l in base - 2..=base + 2 {
+            cases.push(good(d(l)));
+            cases.push(Case { data: d(l - w - 1), declared: l, push: false });
+            cases.push(Case { data: d(l + w + 1), declared: l, push: true });
+        }
+    }
+    cases
+}
+
 macro_rules! framer_tests {
     ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         mod $name {
@@ -126,6 +141,16 @@ macro_rules! framer_tests {
                     ..PacketRun::default()
                 };
                 run($engine, $w, &random_cases(100 + $w, 60, 5 * $w), true, false, opts);
+            }
+
+            #[test]
+            fn lengths_around_the_mask_thresholds_match_golden() {
+                let opts = PacketRun {
+                    idle: Pattern::Random { p: 0.8, seed: 21 },
+                    backpressure: Pattern::Random { p: 0.7, seed: 22 },
+                    ..PacketRun::default()
+                };
+                run($engine, $w, &threshold_lengths($w), true, true, opts);
             }
 
             #[test]
