@@ -1,10 +1,14 @@
-//! Writes every transmit block and the out-of-order FPDU locator alone (no stream wrapper beyond
+//! Writes every transmit and receive block and the out-of-order FPDU locator alone (no stream wrapper beyond
 //! its own) for the widths given on the command line (default 8) to `build/verilog/blocks/`, for
 //! per-block synthesis numbers (`fpga/ecp5_ooc.sh build/verilog/blocks/tx_framer_w8.v
 //! tx_framer_w8`, or `rnic synth --top place_locate --verilog-dir build/verilog/blocks`).
 
 use hdl::export::export_block;
 use hdl::place::locate::PlaceLocate;
+use hdl::rx::{
+    crc_check::RxCrcCheck, delineator::RxDelineator, marker_stripper::RxMarkerStripper,
+    realigner::RxRealigner,
+};
 use hdl::tx::{
     crc_unit::TxCrcUnit, framer::TxFramer, marker_inserter::TxMarkerInserter,
     segmenter::TxSegmenter,
@@ -28,6 +32,10 @@ fn main() {
             write(dir, &format!("tx_marker_inserter_w{W}"), TxMarkerInserter::<W, B>::new());
             write(dir, &format!("tx_crc_unit_w{W}"), TxCrcUnit::<W, B>::new());
             write(dir, &format!("tx_segmenter_w{W}"), TxSegmenter::<W, B>::new());
+            write(dir, &format!("rx_realigner_w{W}"), RxRealigner::<W, B>::new());
+            write(dir, &format!("rx_delineator_w{W}"), RxDelineator::<W, B>::new());
+            write(dir, &format!("rx_crc_check_w{W}"), RxCrcCheck::<W, B>::new());
+            write(dir, &format!("rx_marker_stripper_w{W}"), RxMarkerStripper::<W, B>::new());
             write(dir, &format!("place_locate_w{W}"), PlaceLocate::<W, B>::new());
         });
     }

@@ -16,10 +16,16 @@
 //!   after it (8: no further FPDUs on that half connection) until reset.
 //!
 //! ```text
-//!  s_axis ─► strip: the beat's Marker out (words above it move down one), FPDUPTR check
+//!  s_axis ─► strip: the beat's Marker out (words above it move down one), FPDUPTR check,
+//!            the gearbox's lane count and "completes a beat" flags for every fill level
 //!         ─► register ─► gearbox on 16-bit lanes (drops ULPDU_Length, packs full beats,
 //!            counts ULPDU octets) ─► StreamOutQ ─► m_axis
 //! ```
+//! Timing: no adder precedes a decision. The FPDUPTR each Marker must carry is a register
+//! stepped by 512 octets per Marker; the strip stage reads the words in the beat off `keep` and
+//! works out, for each count c of lanes the gearbox may hold, whether the beat completes one;
+//! the gearbox stage selects that flag by c, compares ULPDU_Length beside a register kept with
+//! the octets left, and decodes each `keep` from constants.
 //! The gearbox's rotation and merge are the shared [`crate::gearbox::Gearbox`] on 16-bit lanes.
 //!
 //! This is cut-through: a ULPDU's beats leave before its CRC is known and the verdict comes on
@@ -57,13 +63,17 @@ pub use crate::sideband::RX_ULPDU_USER;
 
 crate::sideband::sideband! {
     /// Strip-stage sideband (inside the block).
-    StripUser, prefix strip, bits 50, {
+    StripUser, prefix strip, bits 85, {
         /// As on `s_axis` ([`crate::sideband::RxFpduUser`]).
         fpdu: Bits<RX_FPDU_USER> = 0,
-        /// Words left in the beat.
-        words: Bits<5> = RX_FPDU_USER,
         /// A Marker of this FPDU so far had a wrong FPDUPTR.
-        ptr_bad: Bit = RX_FPDU_USER + 5,
+        ptr_bad: Bit = RX_FPDU_USER,
+        /// The beat is the FPDU's first with words: ULPDU_Length is its first 16-bit lane.
+        is_hdr: Bit = RX_FPDU_USER + 1,
+        /// 16-bit lanes the gearbox takes from the beat (`2 words - is_hdr`).
+        k: Bits<7> = RX_FPDU_USER + 2,
+        /// Bit c: `c + k >= W / 2` (the gearbox holding c lanes completes a beat).
+        ge: Bits<32> = RX_FPDU_USER + 9,
     }
 }
 const PRE_USER: usize = StripUser::BITS;
@@ -86,18 +96,20 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     // Strip stage state.
     s_mid: DFF<Bit>,
     s_to_mk: DFF<Bits<7>>,
-    s_wi: DFF<Bits<16>>,
+    s_pw: DFF<Bits<16>>,
     s_lead: DFF<Bit>,
     s_bad: DFF<Bit>,
+    s_seen: DFF<Bit>,
     // Gearbox state.
     hdr_seen: DFF<Bit>,
     len: DFF<Bits<16>>,
     rem: DFF<Bits<16>>,
+    rem_gt_w: DFF<Bit>,
     acc: DFF<Bits<B>>,
     c: DFF<Bits<6>>,
     closing: DFF<Bit>,
     dead: DFF<Bit>,
-    close_n: DFF<Bits<16>>,
+    close_keep: DFF<Bits<W>>,
     close_user: DFF<Bits<RX_ULPDU_USER>>,
     err_q: DFF<Bit>,
     // Constants.
@@ -109,31 +121,50 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     c_wmask: Constant<Bits<16>>,
     kw: KeepWords<W>,
     c_lane: Vec<Constant<Bits<7>>>,
+    c_half: Vec<Constant<Bits<6>>>,
+    c_half_all: Constant<Bits<6>>,
+    c_gbit: Vec<Constant<Bits<32>>>,
+    c_t0: Vec<Constant<Bits<8>>>,
+    c_t1: Vec<Constant<Bits<8>>>,
+    c_kbit: Vec<Constant<Bits<W>>>,
+    c_w_j: Vec<Constant<Bits<8>>>,
+    c_j: Vec<Constant<Bits<8>>>,
+    c_2w: Constant<Bits<8>>,
     // Strip stage.
     n: Signal<Local, Bits<5>>,
     tm: Signal<Local, Bits<7>>,
-    wi: Signal<Local, Bits<16>>,
+    pw: Signal<Local, Bits<16>>,
     lead: Signal<Local, Bit>,
     has_mk: Signal<Local, Bit>,
     mk_word: Signal<Local, Bits<32>>,
     ptr: Signal<Local, Bits<16>>,
-    ptr_want: Signal<Local, Bits<16>>,
-    mk_abs: Signal<Local, Bits<16>>,
     bad_now: Signal<Local, Bit>,
     comp: Signal<Local, Bits<B>>,
     low: Signal<Local, Bits<B>>,
     words: Signal<Local, Bits<5>>,
+    nge: Signal<Local, Bits<32>>,
+    wge: Signal<Local, Bits<32>>,
+    s_hdr: Signal<Local, Bit>,
+    s_k: Signal<Local, Bits<7>>,
+    s_ge: Signal<Local, Bits<32>>,
     s_take: Signal<Local, Bit>,
     s_user: Signal<Local, Bits<PRE_USER>>,
     // Gearbox.
     p_user: Signal<Local, Bits<PRE_USER>>,
     p_fpdu: Signal<Local, Bits<RX_FPDU_USER>>,
-    p_words: Signal<Local, Bits<5>>,
     p_last: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
     is_hdr: Signal<Local, Bit>,
     s0: Signal<Local, Bits<6>>,
     k: Signal<Local, Bits<7>>,
+    p_ge: Signal<Local, Bits<32>>,
+    total_ge: Signal<Local, Bit>,
+    cur_hi: Signal<Local, Bit>,
+    cur_lo: Signal<Local, Bits<8>>,
+    cur_gt_w: Signal<Local, Bit>,
+    cur_gt_2w: Signal<Local, Bit>,
+    last_keep: Signal<Local, Bits<W>>,
+    tail_keep: Signal<Local, Bits<W>>,
     rot_amt: Signal<Local, Bits<6>>,
     gb: Gearbox<B>,
     total: Signal<Local, Bits<7>>,
@@ -143,7 +174,7 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     err_in: Signal<Local, Bit>,
     err_any: Signal<Local, Bit>,
     f_user: Signal<Local, Bits<RX_ULPDU_USER>>,
-    o_n: Signal<Local, Bits<16>>,
+    o_keep: Signal<Local, Bits<W>>,
 }
 
 impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
@@ -163,17 +194,19 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             out: StreamOutQ::new(),
             s_mid: Default::default(),
             s_to_mk: Default::default(),
-            s_wi: Default::default(),
+            s_pw: Default::default(),
             s_lead: Default::default(),
             s_bad: Default::default(),
+            s_seen: Default::default(),
             hdr_seen: Default::default(),
             len: Default::default(),
             rem: Default::default(),
+            rem_gt_w: Default::default(),
             acc: Default::default(),
             c: Default::default(),
             closing: Default::default(),
             dead: Default::default(),
-            close_n: Default::default(),
+            close_keep: Default::default(),
             close_user: Default::default(),
             err_q: Default::default(),
             c_ones: Constant::new(Bits::<B>::mask()),
@@ -184,29 +217,56 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             c_wmask: c16(W / 4 - 1),
             kw: KeepWords::new(),
             c_lane: (0..W / 4).map(|k| Constant::new((k as u64).into())).collect(),
+            c_half: (0..halves).map(|c| Constant::new((c as u64).into())).collect(),
+            c_half_all: Constant::new((halves as u64).into()),
+            c_t0: (0..halves)
+                .map(|c| Constant::new((((halves - c + 1) / 2) as u64).into()))
+                .collect(),
+            c_t1: (0..halves)
+                .map(|c| Constant::new((((halves - c + 2) / 2) as u64).into()))
+                .collect(),
+            c_gbit: (0..halves.max(W / 4 + 1))
+                .map(|c| Constant::new(Bits::<32>::default().replace_bit(c, true)))
+                .collect(),
+            c_kbit: (0..W)
+                .map(|j| Constant::new(Bits::<W>::default().replace_bit(j, true)))
+                .collect(),
+            c_w_j: (0..W).map(|j| Constant::new(((W + j) as u64).into())).collect(),
+            c_j: (0..W).map(|j| Constant::new((j as u64).into())).collect(),
+            c_2w: Constant::new(((2 * W) as u64).into()),
             n: Default::default(),
             tm: Default::default(),
-            wi: Default::default(),
+            pw: Default::default(),
             lead: Default::default(),
             has_mk: Default::default(),
             mk_word: Default::default(),
             ptr: Default::default(),
-            ptr_want: Default::default(),
-            mk_abs: Default::default(),
             bad_now: Default::default(),
             comp: Default::default(),
             low: Default::default(),
             words: Default::default(),
+            nge: Default::default(),
+            wge: Default::default(),
+            s_hdr: Default::default(),
+            s_k: Default::default(),
+            s_ge: Default::default(),
             s_take: Default::default(),
             s_user: Default::default(),
             p_user: Default::default(),
             p_fpdu: Default::default(),
-            p_words: Default::default(),
             p_last: Default::default(),
             go: Default::default(),
             is_hdr: Default::default(),
             s0: Default::default(),
             k: Default::default(),
+            p_ge: Default::default(),
+            total_ge: Default::default(),
+            cur_hi: Default::default(),
+            cur_lo: Default::default(),
+            cur_gt_w: Default::default(),
+            cur_gt_2w: Default::default(),
+            last_keep: Default::default(),
+            tail_keep: Default::default(),
             rot_amt: Default::default(),
             gb: Gearbox::new("RxMarkerStripper", 16),
             total: Default::default(),
@@ -216,7 +276,7 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             err_in: Default::default(),
             err_any: Default::default(),
             f_user: Default::default(),
-            o_n: Default::default(),
+            o_keep: Default::default(),
         }
     }
 }
@@ -231,8 +291,8 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s_mid, s_to_mk, s_wi, s_lead, s_bad, hdr_seen, len, rem, acc, c, closing,
-            dead, close_n, close_user, err_q
+            self, clock, s_mid, s_to_mk, s_pw, s_lead, s_bad, s_seen, hdr_seen, len, rem, rem_gt_w,
+            acc, c, closing, dead, close_keep, close_user, err_q
         );
         self.pre.clock.next = self.clock.val();
         self.pre.rst.next = self.rst.val();
@@ -251,16 +311,25 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         self.kw.keep.next = self.s_axis.keep.val();
         self.n.next = bit_cast::<5, 6>(self.kw.words.val());
         self.tm.next = self.s_to_mk.q.val();
-        self.wi.next = self.s_wi.q.val();
+        self.pw.next = self.s_pw.q.val();
         self.lead.next = self.s_lead.q.val();
         if !self.s_mid.q.val() {
             self.tm.next = self.s_axis.user.val().get_value_rx_fpdu_to_marker();
-            self.wi.next = 0.into();
+            // The first Marker of the packet: to_marker words from its start (0 for a leading
+            // Marker).
+            self.pw.next =
+                bit_cast::<16, 7>(self.s_axis.user.val().get_value_rx_fpdu_to_marker()) << 2;
             self.lead.next = self.s_axis.user.val().get_value_rx_fpdu_markers()
                 & (self.s_axis.user.val().get_value_rx_fpdu_to_marker() == 0);
         }
-        self.has_mk.next = self.s_axis.user.val().get_value_rx_fpdu_markers()
-            & (self.tm.val() < bit_cast::<7, 5>(self.n.val()));
+        // A Marker in the beat: lane tm is one of its words (keep is contiguous from lane 0).
+        self.has_mk.next = false;
+        for j in 0..(W / 4) {
+            if self.tm.val() == self.c_lane[j].val() {
+                self.has_mk.next = self.s_axis.user.val().get_value_rx_fpdu_markers()
+                    & self.s_axis.keep.val().get_bit(4 * j + 3);
+            }
+        }
         self.mk_word.next = 0.into();
         for j in 0..(W / 4) {
             if self.tm.val() == self.c_lane[j].val() {
@@ -278,25 +347,47 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         // FPDUPTR: the Marker's last two octets, big-endian; its low two bits ignored (4.2).
         self.ptr.next = (bit_cast::<16, 32>((self.mk_word.val() >> 16) & 0xFF) << 8)
             | bit_cast::<16, 32>((self.mk_word.val() >> 24) & 0xFF);
-        self.mk_abs.next = (self.wi.val() + bit_cast::<16, 7>(self.tm.val())) << 2;
-        self.ptr_want.next = self.mk_abs.val();
-        if self.lead.val() {
-            self.ptr_want.next = self.mk_abs.val() - 4;
-        }
-        if self.mk_abs.val() == 0 {
-            self.ptr_want.next = 0.into();
-        }
-        self.bad_now.next = self.has_mk.val() & ((self.ptr.val() & 0xFFFC) != self.ptr_want.val());
+        // pw: the FPDUPTR this Marker must carry, a register kept per packet (the next one is
+        // 512 octets on, less 4 after a leading Marker: the octets back to ULPDU_Length).
+        self.bad_now.next = self.has_mk.val() & ((self.ptr.val() & 0xFFFC) != self.pw.val());
         self.words.next = self.n.val() - bit_cast::<5, 1>(self.has_mk.val().into());
+        // Worked out here for the gearbox stage, from this beat alone: is ULPDU_Length in it
+        // (the packet's first beat with words), the 16-bit lanes the gearbox takes, and for each
+        // count c of lanes the gearbox may hold whether c + k completes a beat.
+        // No arithmetic on the way: wge[m] is words >= m, read off keep (n >= m is lane m - 1's
+        // last octet) and the Marker; c + k >= W / 2 is words >= ceil((W / 2 - c + hdr) / 2).
+        self.nge.next = 1.into();
+        for m in 0..(W / 4) {
+            if self.s_axis.keep.val().get_bit(4 * m + 3) {
+                self.nge.next = self.nge.val() | self.c_gbit[m + 1].val();
+            }
+        }
+        self.wge.next = self.nge.val();
+        if self.has_mk.val() {
+            self.wge.next = self.nge.val() >> 1;
+        }
+        self.s_hdr.next = !(self.s_mid.q.val() & self.s_seen.q.val()) & self.wge.val().get_bit(1);
+        self.s_k.next =
+            (bit_cast::<7, 5>(self.words.val()) << 1) - bit_cast::<7, 1>(self.s_hdr.val().into());
+        self.s_ge.next = 0.into();
+        for c in 0..(W / 2) {
+            if (!self.s_hdr.val() & ((self.wge.val() >> self.c_t0[c].val()) & 1 != 0))
+                | (self.s_hdr.val() & ((self.wge.val() >> self.c_t1[c].val()) & 1 != 0))
+            {
+                self.s_ge.next = self.s_ge.val() | self.c_gbit[c].val();
+            }
+        }
         self.pre.s_axis.data.next = self.comp.val();
         self.pre.s_axis.keep.next = self.s_axis.keep.val();
         // Built in a Local: rust-hdl's model reads a child's input port back as last cycle's value.
         self.s_user.next = 0.into();
         self.s_user.next.set_value_strip_fpdu(self.s_axis.user.val());
-        self.s_user.next.set_value_strip_words(self.words.val());
         self.s_user.next.set_value_strip_ptr_bad(
             (self.s_mid.q.val() & self.s_bad.q.val()) | self.bad_now.val(),
         );
+        self.s_user.next.set_value_strip_is_hdr(self.s_hdr.val());
+        self.s_user.next.set_value_strip_k(self.s_k.val());
+        self.s_user.next.set_value_strip_ge(self.s_ge.val());
         self.pre.s_axis.user.next = self.s_user.val();
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
@@ -305,15 +396,23 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         if self.s_take.val() {
             self.s_mid.d.next = !self.s_axis.last.val();
             self.s_to_mk.d.next = self.tm.val() - bit_cast::<7, 5>(self.n.val());
-            self.s_wi.d.next = self.wi.val() + bit_cast::<16, 5>(self.n.val());
+            self.s_pw.d.next = self.pw.val();
+            if self.has_mk.val() {
+                self.s_pw.d.next = self.pw.val() + 512;
+                if self.lead.val() & !self.s_mid.q.val() {
+                    // The leading Marker (FPDUPTR 0); the next ones point 4 octets back.
+                    self.s_pw.d.next = self.pw.val() + 508;
+                }
+            }
             self.s_lead.d.next = self.lead.val();
             self.s_bad.d.next = (self.s_mid.q.val() & self.s_bad.q.val()) | self.bad_now.val();
+            self.s_seen.d.next =
+                (self.s_mid.q.val() & self.s_seen.q.val()) | self.wge.val().get_bit(1);
         }
 
         // ---- Gearbox on 16-bit lanes. ----
         self.p_user.next = self.pre.m_axis.user.val();
         self.p_fpdu.next = self.p_user.val().get_value_strip_fpdu();
-        self.p_words.next = self.p_user.val().get_value_strip_words();
         self.p_last.next = self.pre.m_axis.last.val();
         // After an error nothing more leaves (section 8): every beat is taken and dropped.
         self.go.next = self.pre.m_axis.valid.val()
@@ -322,10 +421,19 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             & !self.dead.q.val();
         self.pre.m_axis.ready.next =
             (self.out.s_axis.ready.val() & !self.closing.q.val()) | self.dead.q.val();
-        // The FPDU's first beat with words carries ULPDU_Length in its first 16-bit lane.
-        self.is_hdr.next = !self.hdr_seen.q.val() & (self.p_words.val() != 0);
+        // The FPDU's first beat with words carries ULPDU_Length in its first 16-bit lane (both
+        // worked out in the strip stage, as is whether the beat completes one with c held).
+        self.is_hdr.next = self.p_user.val().get_value_strip_is_hdr();
         self.s0.next = bit_cast::<6, 1>(self.is_hdr.val().into());
-        self.k.next = (bit_cast::<7, 5>(self.p_words.val()) << 1) - bit_cast::<7, 6>(self.s0.val());
+        self.k.next = self.p_user.val().get_value_strip_k();
+        self.p_ge.next = self.p_user.val().get_value_strip_ge();
+        // c is W / 2 after a ULPDU's last octets were collected (PAD and CRC skipped).
+        self.total_ge.next = self.c.q.val() == self.c_half_all.val();
+        for c in 0..(W / 2) {
+            if self.c.q.val() == self.c_half[c].val() {
+                self.total_ge.next = (self.p_ge.val() & self.c_gbit[c].val()) != 0;
+            }
+        }
         self.rot_amt.next = (self.c.q.val() - self.s0.val()) & self.c_hmask.val();
         // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
         self.gb.data.next = self.pre.m_axis.data.val();
@@ -344,6 +452,28 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         if self.is_hdr.val() {
             self.cur_len.next = self.hword.val();
             self.cur_rem.next = self.hword.val();
+        }
+        // cur_rem > W without a 16-bit comparison after the selection: the header's beside the
+        // register kept with rem. The ULPDU octets in the last beat (bit j: more than j left) and
+        // in the tail after a full last beat (more than W + j left), constants against 8 bits.
+        self.cur_gt_w.next = self.hdr_seen.q.val() & self.rem_gt_w.q.val();
+        if self.is_hdr.val() {
+            self.cur_gt_w.next = self.hword.val() > self.c_w.val();
+        }
+        self.cur_hi.next = (self.cur_rem.val() >> 8) != 0;
+        self.cur_lo.next = bit_cast::<8, 16>(self.cur_rem.val() & 0xFF);
+        self.cur_gt_2w.next = self.cur_hi.val() | (self.cur_lo.val() > self.c_2w.val());
+        self.last_keep.next = 0.into();
+        self.tail_keep.next = 0.into();
+        for j in 0..W {
+            if self.cur_hi.val() | (self.cur_lo.val() > self.c_w_j[j].val()) {
+                self.tail_keep.next = self.tail_keep.val() | self.c_kbit[j].val();
+            }
+        }
+        for j in 0..W {
+            if self.cur_hi.val() | (self.cur_lo.val() > self.c_j[j].val()) {
+                self.last_keep.next = self.last_keep.val() | self.c_kbit[j].val();
+            }
         }
         // The verdict: upstream's error, or a wrong FPDUPTR (code 3, only when upstream found
         // nothing: the CRC is good or off).
@@ -366,7 +496,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         self.out.s_axis.data.next = self.gb.merged.val();
         self.out.s_axis.user.next = self.f_user.val();
         self.out.s_axis.last.next = false;
-        self.o_n.next = self.c_w.val();
+        self.o_keep.next = self.c_ones_w.val();
         self.acc.d.next = self.gb.merged.val();
         if self.closing.q.val() {
             // The ULPDU's tail that did not fit the FPDU's last beat.
@@ -374,7 +504,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             self.out.s_axis.data.next = self.acc.q.val();
             self.out.s_axis.user.next = self.close_user.q.val();
             self.out.s_axis.last.next = true;
-            self.o_n.next = self.close_n.q.val();
+            self.o_keep.next = self.close_keep.q.val();
             self.acc.d.next = self.acc.q.val();
             if self.out.s_axis.ready.val() {
                 self.closing.d.next = false;
@@ -385,33 +515,33 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                 // An error: a null beat with the code ends the packet.
                 self.out.s_axis.valid.next = true;
                 self.out.s_axis.last.next = true;
-                self.o_n.next = 0.into();
+                self.o_keep.next = 0.into();
                 self.err_q.d.next = !self.err_in.val();
                 self.c.d.next = 0.into();
                 self.dead.d.next = true;
-            } else if (self.cur_rem.val() > self.c_w.val())
-                & (self.total.val() >= self.c_halves.val())
-            {
+            } else if self.cur_gt_w.val() & self.total_ge.val() {
                 // A full beat of ULPDU octets.
                 self.out.s_axis.valid.next = true;
                 self.acc.d.next = self.gb.rot.val();
                 self.c.d.next = bit_cast::<6, 7>(self.total.val() - self.c_halves.val());
                 self.rem.d.next = self.cur_rem.val() - self.c_w.val();
+                self.rem_gt_w.d.next = self.cur_gt_2w.val();
                 if self.p_last.val() {
                     self.closing.d.next = true;
-                    self.close_n.d.next = self.cur_rem.val() - self.c_w.val();
+                    self.close_keep.d.next = self.tail_keep.val();
                     self.close_user.d.next = self.f_user.val();
                 }
             } else if self.p_last.val() {
                 // The FPDU's last beat: the ULPDU's last beat (its verdict is good).
                 self.out.s_axis.valid.next = true;
                 self.out.s_axis.last.next = true;
-                self.o_n.next = self.cur_rem.val();
+                self.o_keep.next = self.last_keep.val();
                 self.c.d.next = 0.into();
             } else {
                 self.rem.d.next = self.cur_rem.val();
+                self.rem_gt_w.d.next = self.cur_gt_w.val();
                 self.c.d.next = bit_cast::<6, 7>(self.total.val());
-                if self.total.val() >= self.c_halves.val() {
+                if self.total_ge.val() {
                     // The ULPDU's rest is in the beat collected: keep it, skip PAD and CRC.
                     self.c.d.next = bit_cast::<6, 7>(self.c_halves.val());
                 }
@@ -426,10 +556,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         } else {
             self.acc.d.next = self.acc.q.val();
         }
-        if self.o_n.val() > self.c_w.val() {
-            self.o_n.next = self.c_w.val();
-        }
-        self.out.s_axis.keep.next = !(self.c_ones_w.val() << self.o_n.val());
+        self.out.s_axis.keep.next = self.o_keep.val();
 
         // Reset.
         if self.rst.val() {
