@@ -23,7 +23,7 @@
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
 //! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet (an FPDU's first octet) and of the marker origin, loaded while `rst` is high |
-//! | `cfg_markers`, `cfg_crc` | in | 1 | this direction's settings, sampled per FPDU and passed on |
+//! | `cfg_markers`, `cfg_crc` | in | 1 | this direction's settings, sampled per FPDU and passed on (`cfg_markers` through a register: the value of the cycle before the FPDU opens) |
 //! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (the release buffer's capacity; at most 64768) |
 //! | `s_axis` | in | 8W | the stream as words ([`super::realigner::RX_WORD_USER`]) |
 //! | `m_axis` | out | 8W | one FPDU per packet (Markers and CRC field included), lane 0 its first word; or an error packet |
@@ -40,6 +40,11 @@
 //! or fragment cycle, output queue). One fragment per cycle plus one header cycle per FPDU: an
 //! FPDU spanning k beats takes k + 1 cycles (k + 2 when it starts with a Marker that is the last
 //! word of a beat).
+//!
+//! ### Timing
+//! The Markers setting in use is a register (no selection before the Marker decisions), and
+//! each choice of fragment length comes with its own "beat full" flags and `keep` mask, worked
+//! out beside the choice, so no comparison or decoder follows it.
 //!
 //! ### Reset
 //! `rst` loads the position and sequence number, and starts at an FPDU boundary.
@@ -105,6 +110,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     lead_done: DFF<Bit>,
     dead: DFF<Bit>,
     rem: DFF<Bits<16>>,
+    // The Markers setting in use: the open FPDU's, else cfg_markers of the cycle before.
+    mk_on: DFF<Bit>,
     fuser: DFF<Bits<RX_FPDU_USER>>,
     // Gearbox.
     acc_m: DFF<Bits<B>>,
@@ -121,6 +128,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     c_ulpdu_max: Constant<Bits<16>>,
     kw: KeepWords<W>,
     c_lane: Vec<Constant<Bits<6>>>,
+    c_lane7: Vec<Constant<Bits<7>>>,
+    c_wkeep: Vec<Constant<Bits<W>>>,
+    c_words7: Constant<Bits<7>>,
     // Input stage.
     i_n: Signal<Local, Bits<6>>,
     // Core.
@@ -145,6 +155,7 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     hdr_ok: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     open_fpdu: Signal<Local, Bit>,
+    open_next: Signal<Local, Bit>,
     mk_in: Signal<Local, Bit>,
     inc: Signal<Local, Bit>,
     rem_lt: Signal<Local, Bit>,
@@ -164,12 +175,27 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     pop: Signal<Local, Bit>,
     total: Signal<Local, Bits<7>>,
     gt: Signal<Local, Bit>,
+    eq: Signal<Local, Bit>,
+    gt_avail: Signal<Local, Bit>,
+    gt_end0: Signal<Local, Bit>,
+    gt_end1: Signal<Local, Bit>,
+    gt_one: Signal<Local, Bit>,
+    eq_avail: Signal<Local, Bit>,
+    eq_end0: Signal<Local, Bit>,
+    eq_end1: Signal<Local, Bit>,
+    eq_one: Signal<Local, Bit>,
+    m_avail: Signal<Local, Bits<W>>,
+    m_end0: Signal<Local, Bits<W>>,
+    m_end1: Signal<Local, Bits<W>>,
+    m_one: Signal<Local, Bits<W>>,
+    m_c: Signal<Local, Bits<W>>,
+    m_total: Signal<Local, Bits<W>>,
+    o_keep: Signal<Local, Bits<W>>,
     a_emit: Signal<Local, Bit>,
     b_emit: Signal<Local, Bit>,
     b_last: Signal<Local, Bit>,
     acc: Signal<Local, Bits<B>>,
     gb: Gearbox<B>,
-    o_words: Signal<Local, Bits<7>>,
     c_next: Signal<Local, Bits<6>>,
     new_user: Signal<Local, Bits<RX_FPDU_USER>>,
     err2_user: Signal<Local, Bits<RX_FPDU_USER>>,
@@ -206,6 +232,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             lead_done: Default::default(),
             dead: Default::default(),
             rem: Default::default(),
+            mk_on: Default::default(),
             fuser: Default::default(),
             acc_m: Default::default(),
             acc_r: Default::default(),
@@ -219,6 +246,11 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             c_ulpdu_max: Constant::new((golden::mulpdu::ULPDU_MAX as u64).into()),
             kw: KeepWords::new(),
             c_lane: (0..words).map(|k| Constant::new((k as u64).into())).collect(),
+            c_lane7: (0..words).map(|k| Constant::new((k as u64).into())).collect(),
+            c_wkeep: (0..words)
+                .map(|k| Constant::new(Bits::<W>::from(0xFu64 << (4 * k))))
+                .collect(),
+            c_words7: Constant::new((words as u64).into()),
             i_n: Default::default(),
             h_n: Default::default(),
             h_fin: Default::default(),
@@ -241,6 +273,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             hdr_ok: Default::default(),
             take: Default::default(),
             open_fpdu: Default::default(),
+            open_next: Default::default(),
             mk_in: Default::default(),
             inc: Default::default(),
             rem_lt: Default::default(),
@@ -260,12 +293,27 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             pop: Default::default(),
             total: Default::default(),
             gt: Default::default(),
+            eq: Default::default(),
+            gt_avail: Default::default(),
+            gt_end0: Default::default(),
+            gt_end1: Default::default(),
+            gt_one: Default::default(),
+            eq_avail: Default::default(),
+            eq_end0: Default::default(),
+            eq_end1: Default::default(),
+            eq_one: Default::default(),
+            m_avail: Default::default(),
+            m_end0: Default::default(),
+            m_end1: Default::default(),
+            m_one: Default::default(),
+            m_c: Default::default(),
+            m_total: Default::default(),
+            o_keep: Default::default(),
             a_emit: Default::default(),
             b_emit: Default::default(),
             b_last: Default::default(),
             acc: Default::default(),
             gb: Gearbox::new("RxDelineator", 32),
-            o_words: Default::default(),
             c_next: Default::default(),
             new_user: Default::default(),
             err2_user: Default::default(),
@@ -287,8 +335,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s, to_mk, seq, in_body, lead_prep, lead_done, dead, rem, fuser, acc_m,
-            acc_r, acc_use_r, c, closing, rot_amt
+            self, clock, s, to_mk, seq, in_body, lead_prep, lead_done, dead, rem, mk_on, fuser,
+            acc_m, acc_r, acc_use_r, c, closing, rot_amt
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
@@ -322,10 +370,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.h_lost.next = self.head.m_axis.user.val().get_value_delin_in_lost();
         // Words of the head beat not yet taken.
         self.avail.next = self.h_n.val() - self.s.q.val();
-        self.markers.next = self.cfg_markers.val();
-        if self.in_body.q.val() | self.lead_done.q.val() {
-            self.markers.next = self.fuser.q.val().get_value_rx_fpdu_markers();
-        }
+        // A register: the open FPDU's setting, or cfg_markers one cycle late (the setting is
+        // sampled when an FPDU opens).
+        self.markers.next = self.mk_on.q.val();
         // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken). Both words
         // are selected beside the Marker decision, and the header is in the beat when
         // avail > lead (no adder after the decision).
@@ -408,18 +455,63 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.t_end0.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.rem6.val());
         self.t_end1.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.rem6.val()) + 1;
         self.t_one.next = bit_cast::<7, 6>(self.c.q.val()) + 1;
+        // Each choice's "more than a beat", "exactly a beat" and octet mask (bit j: more than
+        // j / 4 words) are worked out beside the choice too, so no comparison or decoder
+        // follows it.
+        self.gt_avail.next = self.t_avail.val() > self.c_words7.val();
+        self.gt_end0.next = self.t_end0.val() > self.c_words7.val();
+        self.gt_end1.next = self.t_end1.val() > self.c_words7.val();
+        self.gt_one.next = self.t_one.val() > self.c_words7.val();
+        self.eq_avail.next = self.t_avail.val() == self.c_words7.val();
+        self.eq_end0.next = self.t_end0.val() == self.c_words7.val();
+        self.eq_end1.next = self.t_end1.val() == self.c_words7.val();
+        self.eq_one.next = self.t_one.val() == self.c_words7.val();
+        self.m_avail.next = 0.into();
+        self.m_end0.next = 0.into();
+        self.m_end1.next = 0.into();
+        self.m_one.next = 0.into();
+        self.m_c.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.t_avail.val() > self.c_lane7[j].val() {
+                self.m_avail.next = self.m_avail.val() | self.c_wkeep[j].val();
+            }
+            if self.t_end0.val() > self.c_lane7[j].val() {
+                self.m_end0.next = self.m_end0.val() | self.c_wkeep[j].val();
+            }
+            if self.t_end1.val() > self.c_lane7[j].val() {
+                self.m_end1.next = self.m_end1.val() | self.c_wkeep[j].val();
+            }
+            if self.t_one.val() > self.c_lane7[j].val() {
+                self.m_one.next = self.m_one.val() | self.c_wkeep[j].val();
+            }
+            if self.c.q.val() > self.c_lane[j].val() {
+                self.m_c.next = self.m_c.val() | self.c_wkeep[j].val();
+            }
+        }
         self.k.next = self.avail.val();
         self.total.next = self.t_avail.val();
+        self.gt.next = self.gt_avail.val();
+        self.eq.next = self.eq_avail.val();
+        self.m_total.next = self.m_avail.val();
         if self.ends.val() {
             self.k.next = self.rem6.val() + bit_cast::<6, 1>(self.inc.val().into());
             self.total.next = self.t_end0.val();
+            self.gt.next = self.gt_end0.val();
+            self.eq.next = self.eq_end0.val();
+            self.m_total.next = self.m_end0.val();
             if self.inc.val() {
                 self.total.next = self.t_end1.val();
+                self.gt.next = self.gt_end1.val();
+                self.eq.next = self.eq_end1.val();
+                self.m_total.next = self.m_end1.val();
             }
         }
         if self.t_lfrag.val() {
             self.k.next = 1.into();
             self.total.next = self.t_one.val();
+            self.gt.next = self.gt_one.val();
+            self.eq.next = self.eq_one.val();
+            self.m_total.next = self.m_one.val();
         }
         // k == avail (the fragment runs to the beat's end), decided without k: always when the
         // FPDU does not end here, else when rem + inc == avail.
@@ -444,14 +536,10 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.gb.amt.next = bit_cast::<8, 6>(self.rot_amt.q.val());
         self.gb.acc.next = self.acc.val();
         self.gb.hold.next = bit_cast::<8, 6>(self.c.q.val());
-        self.gt.next = self.total.val() > bit_cast::<7, 6>(self.c_words.val());
         // Step A: a packet's last beat left over in acc goes out.
         self.a_emit.next = self.out.s_axis.ready.val() & self.closing.q.val();
         // Step B: a full beat, or the FPDU's last beat.
-        self.b_emit.next = self.take.val()
-            & (self.gt.val()
-                | self.f_last.val()
-                | (self.total.val() == bit_cast::<7, 6>(self.c_words.val())));
+        self.b_emit.next = self.take.val() & (self.gt.val() | self.f_last.val() | self.eq.val());
         self.b_last.next = self.f_last.val() & !self.gt.val();
         // Sidebands: the FPDU's (set at its header cycle, or at its leading Marker); the error
         // packets' (code 2: ULPDU_Length above the limit; code 1: the stream ended inside an
@@ -459,7 +547,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.new_user.next = 0.into();
         self.new_user.next.set_value_rx_fpdu_seq(self.seq.q.val());
         self.new_user.next.set_value_rx_fpdu_to_marker(self.to_mk.q.val());
-        self.new_user.next.set_value_rx_fpdu_markers(self.cfg_markers.val());
+        self.new_user.next.set_value_rx_fpdu_markers(self.markers.val());
         self.new_user.next.set_value_rx_fpdu_crc(self.cfg_crc.val());
         self.err2_user.next = self.new_user.val();
         self.err2_user.next.set_value_rx_fpdu_err(true);
@@ -470,9 +558,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         self.err1_user.next.set_value_rx_fpdu_err(true);
         self.err1_user.next.set_value_rx_fpdu_code(1.into());
-        self.o_words.next = bit_cast::<7, 6>(self.c_words.val());
+        self.o_keep.next = self.c_ones_w.val();
         if !self.gt.val() {
-            self.o_words.next = self.total.val();
+            self.o_keep.next = self.m_total.val();
         }
         self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
         self.out.s_axis.data.next = self.gb.merged.val();
@@ -485,13 +573,13 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.a_emit.val() {
             self.out.s_axis.data.next = self.acc.val();
             self.out.s_axis.last.next = true;
-            self.o_words.next = bit_cast::<7, 6>(self.c.q.val());
+            self.o_keep.next = self.m_c.val();
         }
         if self.t_hdr.val() & !self.hdr_ok.val() & !self.closing.q.val() {
             self.out.s_axis.valid.next = true;
             self.out.s_axis.user.next = self.err2_user.val();
             self.out.s_axis.last.next = true;
-            self.o_words.next = 0.into();
+            self.o_keep.next = 0.into();
         }
         // The stream ends: inside an FPDU (its words so far, then the error), or with octets of
         // an incomplete word lost (a null error packet).
@@ -500,10 +588,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.out.s_axis.data.next = self.acc.val();
             self.out.s_axis.user.next = self.err1_user.val();
             self.out.s_axis.last.next = true;
-            self.o_words.next = bit_cast::<7, 6>(self.c.q.val());
+            self.o_keep.next = self.m_c.val();
         }
-        self.out.s_axis.keep.next =
-            !(self.c_ones_w.val() << (bit_cast::<8, 7>(self.o_words.val()) << 2));
+        self.out.s_axis.keep.next = self.o_keep.val();
 
         // ---- State. ----
         self.pop.next = false;
@@ -584,6 +671,14 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         self.to_mk.d.next = self.to_mk.q.val() - self.words_used.val();
         self.seq.d.next = self.seq.q.val() + (bit_cast::<32, 7>(self.words_used.val()) << 2);
+        // The Markers setting is held while an FPDU is open (the next cycle's state).
+        self.open_next.next = (self.open_fpdu.val() & !(self.t_frag.val() & self.ends.val()))
+            | (self.t_hdr.val() & self.hdr_ok.val())
+            | self.t_lfrag.val();
+        self.mk_on.d.next = self.cfg_markers.val();
+        if self.open_next.val() {
+            self.mk_on.d.next = self.mk_on.q.val();
+        }
 
         // Reset.
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
@@ -592,6 +687,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.to_mk.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
             self.seq.d.next = self.cfg_seq.val();
             self.in_body.d.next = false;
+            self.mk_on.d.next = self.cfg_markers.val();
             self.lead_prep.d.next = false;
             self.lead_done.d.next = false;
             self.dead.d.next = false;
