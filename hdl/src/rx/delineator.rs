@@ -103,6 +103,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     s: DFF<Bits<6>>,
     to_mk: DFF<Bits<7>>,
     seq: DFF<Bits<32>>,
+    // Words taken in the cycle before: seq lags by them (its adder is not after the decision).
+    wu_r: DFF<Bits<7>>,
     // FPDU state: in its body (rem known), its leading Marker taken (header next), the header
     // cycle done (rotation set), after the end.
     in_body: DFF<Bit>,
@@ -201,6 +203,7 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     err2_user: Signal<Local, Bits<RX_FPDU_USER>>,
     err1_user: Signal<Local, Bits<RX_FPDU_USER>>,
     words_used: Signal<Local, Bits<7>>,
+    seq_now: Signal<Local, Bits<32>>,
     pos: Signal<Local, Bits<32>>,
     max_len: Signal<Local, Bits<16>>,
 }
@@ -227,6 +230,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             s: Default::default(),
             to_mk: Default::default(),
             seq: Default::default(),
+            wu_r: Default::default(),
             in_body: Default::default(),
             lead_prep: Default::default(),
             lead_done: Default::default(),
@@ -319,6 +323,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             err2_user: Default::default(),
             err1_user: Default::default(),
             words_used: Default::default(),
+            seq_now: Default::default(),
             pos: Default::default(),
             max_len: Default::default(),
         }
@@ -335,8 +340,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s, to_mk, seq, in_body, lead_prep, lead_done, dead, rem, mk_on, fuser,
-            acc_m, acc_r, acc_use_r, c, closing, rot_amt
+            self, clock, s, to_mk, seq, wu_r, in_body, lead_prep, lead_done, dead, rem, mk_on,
+            fuser, acc_m, acc_r, acc_use_r, c, closing, rot_amt
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
@@ -545,7 +550,10 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // packets' (code 2: ULPDU_Length above the limit; code 1: the stream ended inside an
         // FPDU).
         self.new_user.next = 0.into();
-        self.new_user.next.set_value_rx_fpdu_seq(self.seq.q.val());
+        // The sequence number of lane s: seq plus the words taken in the cycle before (from
+        // registers only).
+        self.seq_now.next = self.seq.q.val() + (bit_cast::<32, 7>(self.wu_r.q.val()) << 2);
+        self.new_user.next.set_value_rx_fpdu_seq(self.seq_now.val());
         self.new_user.next.set_value_rx_fpdu_to_marker(self.to_mk.q.val());
         self.new_user.next.set_value_rx_fpdu_markers(self.markers.val());
         self.new_user.next.set_value_rx_fpdu_crc(self.cfg_crc.val());
@@ -670,7 +678,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.s.d.next = self.s.q.val() + bit_cast::<6, 7>(self.words_used.val());
         }
         self.to_mk.d.next = self.to_mk.q.val() - self.words_used.val();
-        self.seq.d.next = self.seq.q.val() + (bit_cast::<32, 7>(self.words_used.val()) << 2);
+        self.seq.d.next = self.seq_now.val();
+        self.wu_r.d.next = self.words_used.val();
         // The Markers setting is held while an FPDU is open (the next cycle's state).
         self.open_next.next = (self.open_fpdu.val() & !(self.t_frag.val() & self.ends.val()))
             | (self.t_hdr.val() & self.hdr_ok.val())
@@ -686,6 +695,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.s.d.next = 0.into();
             self.to_mk.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
             self.seq.d.next = self.cfg_seq.val();
+            self.wu_r.d.next = 0.into();
             self.in_body.d.next = false;
             self.mk_on.d.next = self.cfg_markers.val();
             self.lead_prep.d.next = false;
