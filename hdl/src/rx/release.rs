@@ -40,6 +40,11 @@
 //! `testbench/tests/rx_release.rs`), while the buffer has room for the packet being written and
 //! the one being read.
 //!
+//! ### Timing
+//! The read side's last-beat decision (which pops the descriptor) reads registers only: each
+//! descriptor carries "ULPDU_Length is W or less", worked out on the write side, and a packet's
+//! later beats a register "octets left are W or less" updated beside the count.
+//!
 //! ### Reset
 //! `rst` empties the buffer and the descriptor FIFO and revives the stream.
 
@@ -48,6 +53,21 @@ use crate::sideband::{RxUlpduUserFields, RX_ULPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use rust_hdl::prelude::*;
+
+crate::sideband::sideband! {
+    /// A descriptor (inside the block): [`crate::sideband::RxUlpduUser`] and whether the
+    /// ULPDU fits one beat, worked out on the write side so the read side's last-beat decision
+    /// reads registers only.
+    RelDescUser, prefix rel_desc, bits RX_ULPDU_USER + 1, {
+        /// As [`crate::sideband::RxUlpduUser::len`].
+        len: Bits<16> = crate::sideband::RxUlpduUser::LEN_AT,
+        /// As [`crate::sideband::RxUlpduUser::err`].
+        err: Bit = crate::sideband::RxUlpduUser::ERR_AT,
+        /// ULPDU_Length is W or less: the packet is one beat.
+        one_beat: Bit = RX_ULPDU_USER,
+    }
+}
+const DESC_USER: usize = RelDescUser::BITS;
 
 /// The release buffer; see the module documentation.
 #[derive(LogicBlock)]
@@ -63,7 +83,7 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     /// Pulse: a bad ULPDU was dropped.
     pub dropped: Signal<Out, Bit>,
     ram: RAM<Bits<B>, A>,
-    desc: RegFifo<RX_ULPDU_USER>,
+    desc: RegFifo<DESC_USER>,
     out: StreamOutQ<W, B, RX_ULPDU_USER>,
     // Write side.
     wr: DFF<Bits<16>>,
@@ -75,10 +95,13 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     rd: DFF<Bits<16>>,
     r_mid: DFF<Bit>,
     r_rem: DFF<Bits<16>>,
+    // r_rem is W or less (the next beat is the packet's last).
+    r_le: DFF<Bit>,
     // Constants.
     c_cap: Constant<Bits<16>>,
     c_amask: Constant<Bits<16>>,
     c_w: Constant<Bits<16>>,
+    c_w2: Constant<Bits<16>>,
     c_ones_w: Constant<Bits<W>>,
     // Write side.
     take: Signal<Local, Bit>,
@@ -88,7 +111,9 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     push: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     // Read side.
-    d_user: Signal<Local, Bits<RX_ULPDU_USER>>,
+    d_user: Signal<Local, Bits<DESC_USER>>,
+    push_user: Signal<Local, Bits<DESC_USER>>,
+    cur_le: Signal<Local, Bit>,
     d_err: Signal<Local, Bit>,
     cur_rem: Signal<Local, Bits<16>>,
     head_ok: Signal<Local, Bit>,
@@ -125,6 +150,8 @@ impl<const W: usize, const B: usize, const A: usize> RxRelease<W, B, A> {
             rd: Default::default(),
             r_mid: Default::default(),
             r_rem: Default::default(),
+            r_le: Default::default(),
+            c_w2: Constant::new(((2 * W) as u64).into()),
             c_cap: Constant::new((1u64 << A).into()),
             c_amask: Constant::new(((1u64 << A) - 1).into()),
             c_w: Constant::new((W as u64).into()),
@@ -136,6 +163,8 @@ impl<const W: usize, const B: usize, const A: usize> RxRelease<W, B, A> {
             push: Default::default(),
             pop: Default::default(),
             d_user: Default::default(),
+            push_user: Default::default(),
+            cur_le: Default::default(),
             d_err: Default::default(),
             cur_rem: Default::default(),
             head_ok: Default::default(),
@@ -173,7 +202,7 @@ impl<const W: usize, const B: usize, const A: usize> Default for RxRelease<W, B,
 impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr, ready_q, dead, dcnt, drop_q, rd, r_mid, r_rem);
+        dff_setup!(self, clock, wr, ready_q, dead, dcnt, drop_q, rd, r_mid, r_rem, r_le);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.desc.clock.next = self.clock.val();
@@ -210,20 +239,27 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         // every beat of its packet is in the RAM when the read side starts it.
         self.push.next = self.ends.val();
         self.desc.push.next = self.push.val();
-        self.desc.push_data.next = self.s_axis.user.val();
+        self.push_user.next = bit_cast::<DESC_USER, RX_ULPDU_USER>(self.s_axis.user.val());
+        self.push_user
+            .next
+            .set_value_rel_desc_one_beat(self.s_axis.user.val().get_value_rx_ulpdu_len() <= self.c_w.val());
+        self.desc.push_data.next = self.push_user.val();
 
         // ---- Read side: the oldest descriptor's beats, keep and last rebuilt from its length. ----
         self.d_user.next = self.desc.out_data.val();
-        self.d_err.next = self.d_user.val().get_value_rx_ulpdu_err();
+        self.d_err.next = self.d_user.val().get_value_rel_desc_err();
+        // The octets left and "W or less" (registers only: no comparison before the decision).
         self.cur_rem.next = self.r_rem.q.val();
+        self.cur_le.next = self.r_le.q.val();
         if !self.r_mid.q.val() {
-            self.cur_rem.next = self.d_user.val().get_value_rx_ulpdu_len();
+            self.cur_rem.next = self.d_user.val().get_value_rel_desc_len();
+            self.cur_le.next = self.d_user.val().get_value_rel_desc_one_beat();
         }
         self.head_ok.next = self.desc.out_valid.val();
         self.go.next = self.head_ok.val() & self.out.s_axis.ready.val();
-        self.r_last.next = self.d_err.val() | (self.cur_rem.val() <= self.c_w.val());
+        self.r_last.next = self.d_err.val() | self.cur_le.val();
         self.r_n.next = self.cur_rem.val();
-        if self.cur_rem.val() > self.c_w.val() {
+        if !self.cur_le.val() {
             self.r_n.next = self.c_w.val();
         }
         if self.d_err.val() {
@@ -231,7 +267,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         }
         self.out.s_axis.data.next = self.ram.read_data.val();
         self.out.s_axis.keep.next = !(self.c_ones_w.val() << self.r_n.val());
-        self.out.s_axis.user.next = self.d_user.val();
+        self.out.s_axis.user.next = bit_cast::<RX_ULPDU_USER, DESC_USER>(self.d_user.val());
         self.out.s_axis.last.next = self.r_last.val();
         self.out.s_axis.valid.next = self.go.val();
         self.pop.next = self.go.val() & self.r_last.val();
@@ -246,6 +282,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         if self.go.val() {
             self.r_mid.d.next = !self.r_last.val();
             self.r_rem.d.next = self.cur_rem.val() - self.c_w.val();
+            self.r_le.d.next = self.cur_rem.val() <= self.c_w2.val();
         }
 
         // ---- Room: beats (conservative by the reads of this cycle) and descriptors. ----
