@@ -115,6 +115,9 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     // Constants.
     c_ones_w: Constant<Bits<W>>,
     c_w: Constant<Bits<8>>,
+    /// W + 4: a whole word beyond a full beat (compared with `total` directly, not after
+    /// `total - W`).
+    c_w4: Constant<Bits<8>>,
     c_lanes: Constant<Bits<8>>,
     c_lanes32: Constant<Bits<32>>,
     c_wbits: Constant<Bits<32>>,
@@ -193,6 +196,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             misaligned: Default::default(),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
+            c_w4: Constant::new(((W + 4) as u64).into()),
             c_lanes: Constant::new(((W - 1) as u64).into()),
             c_lanes32: Constant::new(((W - 1) as u64).into()),
             c_wbits: Constant::new((W.trailing_zeros() as u64).into()),
@@ -456,11 +460,8 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                 self.a.d.next = self.total.val() - self.c_w.val();
                 // A segment's end with whole words still in acc: flush them next cycle.
                 if self.pre.m_axis.last.val() & (self.total.val() != self.c_w.val()) {
-                    self.flush.d.next = (self.total.val() - self.c_w.val() >= 4) | self.fin.val();
+                    self.flush.d.next = (self.total.val() >= self.c_w4.val()) | self.fin.val();
                     self.flush_fin.d.next = self.fin.val();
-                    if (self.total.val() - self.c_w.val() < 4) & !self.fin.val() {
-                        self.flush.d.next = false;
-                    }
                 }
                 if self.pre.m_axis.last.val()
                     & (self.total.val() == self.c_w.val())
