@@ -341,7 +341,7 @@ mod tests {
         check_layout("CrcResultUser", CrcResultUser::BITS, CrcResultUser::layout());
         // The blocks' internal sidebands.
         use crate::rx::realigner::AlignInUser;
-        use crate::rx::{delineator::DelinInUser, marker_stripper::StripUser};
+        use crate::rx::marker_stripper::StripUser;
         use crate::tx::segmenter::FragUser;
         use crate::tx::{framer::PreUser, marker_inserter::ExpUser, marker_inserter::InsInUser};
         check_layout("PreUser", PreUser::BITS, PreUser::layout());
@@ -349,7 +349,6 @@ mod tests {
         check_layout("ExpUser", ExpUser::BITS, ExpUser::layout());
         check_layout("FragUser", FragUser::BITS, FragUser::layout());
         check_layout("AlignInUser", AlignInUser::BITS, AlignInUser::layout());
-        check_layout("DelinInUser", DelinInUser::BITS, DelinInUser::layout());
         check_layout("StripUser", StripUser::BITS, StripUser::layout());
         // The placement sideband extends the ULPDU one: the same fields at the same bits.
         for ((a, x, w), (b, y, v)) in

@@ -39,19 +39,25 @@
 //! Three cycles from a word in to the same word out when nothing waits (input register, header
 //! or fragment cycle, output queue). One fragment per cycle plus one header cycle per FPDU: an
 //! FPDU spanning k beats takes k + 1 cycles (k + 2 when it starts with a Marker that is the last
-//! word of a beat).
+//! word of a beat). The error packet of a ULPDU_Length above the limit leaves one cycle after its
+//! header cycle.
 //!
 //! ### Timing
 //! The Markers setting in use is a register (no selection before the Marker decisions), and
 //! each choice of fragment length comes with its own "beat full" flags and `keep` mask, worked
-//! out beside the choice, so no comparison or decoder follows it.
+//! out beside the choice, so no comparison or decoder follows it. The head beat's words not yet
+//! taken (`avail`) are a register too: the word count of the beat the head slice presents next
+//! when the beat goes, else the count less this cycle's words.Whether the next Marker comes before
+//! the FPDU's end (`rem > to_mk`) is a register as well, updated from registers beside the
+//! decision, and the words left after a fragment are `rem - avail` (plus a Marker), whatever
+//! the fragment's length (after the FPDU's last fragment `rem` is not used again).
 //!
 //! ### Reset
 //! `rst` loads the position and sequence number, and starts at an FPDU boundary.
 
 use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
-use crate::sideband::{RxFpduUserFields, RX_WORD_USER};
+use crate::sideband::{RxFpduUserFields, RxWordUserFields, RX_WORD_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
@@ -59,19 +65,6 @@ use rust_hdl::prelude::*;
 
 pub use crate::sideband::RX_FPDU_USER;
 
-crate::sideband::sideband! {
-    /// Registered input sideband (inside the block): [`crate::sideband::RxWordUser`] and the
-    /// words in the beat.
-    DelinInUser, prefix delin_in, bits 8, {
-        /// As [`crate::sideband::RxWordUser::fin`].
-        fin: Bit = 0,
-        /// As [`crate::sideband::RxWordUser::lost`].
-        lost: Bit = 1,
-        /// Words in the beat.
-        words: Bits<6> = RX_WORD_USER,
-    }
-}
-const PRE_USER: usize = DelinInUser::BITS;
 
 /// The delineator; see the module documentation.
 #[derive(LogicBlock)]
@@ -96,7 +89,7 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, RX_FPDU_USER>,
     /// A beat taken is still inside (see the module documentation).
     pub busy: Signal<Out, Bit>,
-    head: StreamSkid<W, B, PRE_USER>,
+    head: StreamSkid<W, B, RX_WORD_USER>,
     out: StreamOutQ<W, B, RX_FPDU_USER>,
     // Where the stream is: the head beat's next word (lane s), words from it to the next Marker
     // position, its sequence number.
@@ -105,13 +98,24 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     seq: DFF<Bits<32>>,
     // Words taken in the cycle before: seq lags by them (its adder is not after the decision).
     wu_r: DFF<Bits<7>>,
+    // Words of the head beat not yet taken (h_n - s, kept as a register so no subtraction
+    // precedes the decisions), and the word count of the beat in the head slice's second
+    // entry (a copy of what the slice holds, loaded whenever that entry is free).
+    avail_r: DFF<Bits<6>>,
+    skid_n: DFF<Bits<6>>,
     // FPDU state: in its body (rem known), its leading Marker taken (header next), the header
     // cycle done (rotation set), after the end.
     in_body: DFF<Bit>,
     lead_prep: DFF<Bit>,
     lead_done: DFF<Bit>,
     dead: DFF<Bit>,
+    // A header with ULPDU_Length above the limit was read: its error packet (sideband in fuser)
+    // goes out next (from registers, not in the header's cycle).
+    bad_len: DFF<Bit>,
     rem: DFF<Bits<16>>,
+    // rem > to_mk: the Marker at to_mk comes before the FPDU's end (kept beside rem and to_mk,
+    // so no comparison precedes the decision).
+    mk_before_end: DFF<Bit>,
     // The Markers setting in use: the open FPDU's, else cfg_markers of the cycle before.
     mk_on: DFF<Bit>,
     fuser: DFF<Bits<RX_FPDU_USER>>,
@@ -136,7 +140,7 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     // Input stage.
     i_n: Signal<Local, Bits<6>>,
     // Core.
-    h_n: Signal<Local, Bits<6>>,
+    n_next: Signal<Local, Bits<6>>,
     h_fin: Signal<Local, Bit>,
     h_lost: Signal<Local, Bit>,
     h_v: Signal<Local, Bit>,
@@ -161,7 +165,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     mk_in: Signal<Local, Bit>,
     inc: Signal<Local, Bit>,
     rem_lt: Signal<Local, Bit>,
-    rem_hi: Signal<Local, Bit>,
+    hdr_mbe: Signal<Local, Bit>,
+    mbe_after_mk: Signal<Local, Bit>,
+    thr: Signal<Local, Bits<16>>,
     rem_small: Signal<Local, Bit>,
     rem_p1_eq: Signal<Local, Bit>,
     k_all: Signal<Local, Bit>,
@@ -231,11 +237,18 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             to_mk: Default::default(),
             seq: Default::default(),
             wu_r: Default::default(),
+            avail_r: Default::default(),
+            skid_n: Default::default(),
             in_body: Default::default(),
             lead_prep: Default::default(),
             lead_done: Default::default(),
             dead: Default::default(),
+            bad_len: Default::default(),
             rem: Default::default(),
+            mk_before_end: Default::default(),
+            hdr_mbe: Default::default(),
+            mbe_after_mk: Default::default(),
+            thr: Default::default(),
             mk_on: Default::default(),
             fuser: Default::default(),
             acc_m: Default::default(),
@@ -256,7 +269,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
                 .collect(),
             c_words7: Constant::new((words as u64).into()),
             i_n: Default::default(),
-            h_n: Default::default(),
+            n_next: Default::default(),
             h_fin: Default::default(),
             h_lost: Default::default(),
             h_v: Default::default(),
@@ -281,7 +294,6 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             mk_in: Default::default(),
             inc: Default::default(),
             rem_lt: Default::default(),
-            rem_hi: Default::default(),
             rem_small: Default::default(),
             rem_p1_eq: Default::default(),
             k_all: Default::default(),
@@ -340,13 +352,16 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s, to_mk, seq, wu_r, in_body, lead_prep, lead_done, dead, rem, mk_on,
+            self, clock, s, to_mk, seq, wu_r, avail_r, skid_n, in_body, lead_prep, lead_done, dead, bad_len, rem,
+            mk_before_end, mk_on,
             fuser, acc_m, acc_r, acc_use_r, c, closing, rot_amt
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
-        self.busy.next =
-            self.head.m_axis.valid.val() | self.out.m_axis.valid.val() | self.closing.q.val();
+        self.busy.next = self.head.m_axis.valid.val()
+            | self.out.m_axis.valid.val()
+            | self.closing.q.val()
+            | self.bad_len.q.val();
         self.out.clock.next = self.clock.val();
         self.out.rst.next = self.rst.val();
         self.m_axis.data.next = self.out.m_axis.data.val();
@@ -361,20 +376,17 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.i_n.next = self.kw.words.val();
         self.head.s_axis.data.next = self.s_axis.data.val();
         self.head.s_axis.keep.next = self.s_axis.keep.val();
-        // DelinInUser extends RxWordUser.
-        self.head.s_axis.user.next = bit_cast::<PRE_USER, RX_WORD_USER>(self.s_axis.user.val());
-        self.head.s_axis.user.next.set_value_delin_in_words(self.i_n.val());
+        self.head.s_axis.user.next = self.s_axis.user.val();
         self.head.s_axis.last.next = self.s_axis.last.val();
         self.head.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.head.s_axis.ready.val();
 
         // ---- The head beat. ----
         self.h_v.next = self.head.m_axis.valid.val();
-        self.h_n.next = self.head.m_axis.user.val().get_value_delin_in_words();
-        self.h_fin.next = self.head.m_axis.user.val().get_value_delin_in_fin();
-        self.h_lost.next = self.head.m_axis.user.val().get_value_delin_in_lost();
+        self.h_fin.next = self.head.m_axis.user.val().get_value_rx_word_fin();
+        self.h_lost.next = self.head.m_axis.user.val().get_value_rx_word_lost();
         // Words of the head beat not yet taken.
-        self.avail.next = self.h_n.val() - self.s.q.val();
+        self.avail.next = self.avail_r.q.val();
         // A register: the open FPDU's setting, or cfg_markers one cycle late (the setting is
         // sampled when an FPDU opens).
         self.markers.next = self.mk_on.q.val();
@@ -441,10 +453,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.mk_in.next =
             self.markers.val() & (self.to_mk.q.val() < bit_cast::<7, 6>(self.avail.val()));
         // inc: the Marker at to_mk (< 128) comes before the FPDU's end, rem words away.
-        self.rem_hi.next = (self.rem.q.val() >> 7) != 0;
-        self.inc.next = self.markers.val()
-            & (self.rem_hi.val()
-                | (self.to_mk.q.val() < bit_cast::<7, 16>(self.rem.q.val() & 0x7F)));
+        // inc: the Marker at to_mk (< 128) comes before the FPDU's end, rem words away.
+        self.inc.next = self.markers.val() & self.mk_before_end.q.val();
         // The FPDU ends in this beat when rem + inc <= avail: rem < avail with a Marker inside,
         // rem <= avail without (both compared beside inc, no adder in the decision).
         // avail <= 16, so only a rem below 32 can compare: 6-bit comparisons.
@@ -573,21 +583,22 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
         self.out.s_axis.data.next = self.gb.merged.val();
         self.out.s_axis.user.next = self.fuser.q.val();
-        if self.t_lfrag.val() {
-            // The leading Marker opens the FPDU: its sideband is set in this cycle.
-            self.out.s_axis.user.next = self.new_user.val();
-        }
         self.out.s_axis.last.next = self.b_last.val();
         if self.a_emit.val() {
             self.out.s_axis.data.next = self.acc.val();
             self.out.s_axis.last.next = true;
             self.o_keep.next = self.m_c.val();
         }
-        if self.t_hdr.val() & !self.hdr_ok.val() & !self.closing.q.val() {
-            self.out.s_axis.valid.next = true;
-            self.out.s_axis.user.next = self.err2_user.val();
+        // The error packet of a header with ULPDU_Length above the limit (nothing else is
+        // emitted once `dead` is set).
+        self.bad_len.d.next = self.bad_len.q.val();
+        if self.bad_len.q.val() {
+            self.out.s_axis.valid.next = self.out.s_axis.ready.val();
             self.out.s_axis.last.next = true;
             self.o_keep.next = 0.into();
+            if self.out.s_axis.ready.val() {
+                self.bad_len.d.next = false;
+            }
         }
         // The stream ends: inside an FPDU (its words so far, then the error), or with octets of
         // an incomplete word lost (a null error packet).
@@ -601,6 +612,17 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.out.s_axis.keep.next = self.o_keep.val();
 
         // ---- State. ----
+        // rem > to_mk for the next cycle, worked out from registers beside the decision: after
+        // the header, P > to_mk, i.e. ULPDU_Length >= 4 to_mk - 5; after a fragment that takes
+        // the Marker (rem - k + 1 against to_mk - k + 128), rem > to_mk + 127; otherwise as it was.
+        self.thr.next = (bit_cast::<16, 7>(self.to_mk.q.val()) << 2) - 5;
+        if self.to_mk.q.val() < 2 {
+            self.thr.next = 0.into();
+        }
+        self.hdr_mbe.next = self.len.val() >= self.thr.val();
+        self.mbe_after_mk.next =
+            self.rem.q.val() > (bit_cast::<16, 7>(self.to_mk.q.val()) + 127);
+        self.mk_before_end.d.next = self.mk_before_end.q.val();
         self.pop.next = false;
         self.words_used.next = 0.into();
         self.acc_m.d.next = self.gb.merged.val();
@@ -623,6 +645,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             if self.hdr_ok.val() {
                 // rem = P = (L + 5) / 4 + 1 body words; the first fragment starts at lane s.
                 self.rem.d.next = ((self.len.val() + 5) >> 2) + 1;
+                self.mk_before_end.d.next = self.hdr_mbe.val();
                 self.in_body.d.next = true;
                 if !self.lead_done.q.val() {
                     self.fuser.d.next = self.new_user.val();
@@ -630,9 +653,13 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
                 self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
             } else if !self.closing.q.val() {
                 self.dead.d.next = true;
+                self.bad_len.d.next = true;
+                self.fuser.d.next = self.err2_user.val();
             }
         }
         if self.t_lprep.val() {
+            // The FPDU's sideband, for its leading Marker (taken alone next).
+            self.fuser.d.next = self.new_user.val();
             self.lead_prep.d.next = true;
             self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
         }
@@ -650,13 +677,18 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             // Later fragments start at lane 0 of the next beat.
             self.rot_amt.d.next = self.c_next.val() & self.c_wmask.val();
             if self.t_lfrag.val() {
-                self.fuser.d.next = self.new_user.val();
                 self.lead_done.d.next = true;
                 self.lead_prep.d.next = false;
             }
             if self.t_frag.val() {
-                self.rem.d.next = self.rem.q.val() - bit_cast::<16, 6>(self.k.val())
+                // The words left after a fragment that does not end the FPDU (after one that
+                // does, rem is not used again before the next header sets it).
+                self.rem.d.next = self.rem.q.val() - bit_cast::<16, 6>(self.avail.val())
                     + bit_cast::<16, 1>(self.mk_in.val().into());
+                // A Marker taken: to_mk steps by 128 more than rem does.
+                if self.mk_in.val() {
+                    self.mk_before_end.d.next = self.mbe_after_mk.val();
+                }
                 if self.ends.val() {
                     self.in_body.d.next = false;
                     self.lead_done.d.next = false;
@@ -680,10 +712,27 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.to_mk.d.next = self.to_mk.q.val() - self.words_used.val();
         self.seq.d.next = self.seq_now.val();
         self.wu_r.d.next = self.words_used.val();
+        // avail's next value: the word count of the beat the head slice presents next (its
+        // second entry's, else the input's) when the head beat goes or the slice is empty,
+        // else the words left after this cycle's.
+        self.skid_n.d.next = self.skid_n.q.val();
+        if self.head.s_axis.ready.val() {
+            self.skid_n.d.next = self.i_n.val();
+        }
+        self.n_next.next = self.i_n.val();
+        if !self.head.s_axis.ready.val() {
+            self.n_next.next = self.skid_n.q.val();
+        }
+        if self.pop.val() | !self.h_v.val() {
+            self.avail_r.d.next = self.n_next.val();
+        } else {
+            self.avail_r.d.next = self.avail_r.q.val() - bit_cast::<6, 7>(self.words_used.val());
+        }
         // The Markers setting is held while an FPDU is open (the next cycle's state).
         self.open_next.next = (self.open_fpdu.val() & !(self.t_frag.val() & self.ends.val()))
             | (self.t_hdr.val() & self.hdr_ok.val())
-            | self.t_lfrag.val();
+            | self.t_lprep.val()
+            | self.lead_prep.q.val();
         self.mk_on.d.next = self.cfg_markers.val();
         if self.open_next.val() {
             self.mk_on.d.next = self.mk_on.q.val();
@@ -701,6 +750,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.lead_prep.d.next = false;
             self.lead_done.d.next = false;
             self.dead.d.next = false;
+            self.bad_len.d.next = false;
             self.c.d.next = 0.into();
             self.closing.d.next = false;
             self.rot_amt.d.next = 0.into();
