@@ -192,6 +192,58 @@ fn ulpdu_length_above_the_limit_ends_the_stream_with_code_2() {
     }
 }
 
+/// The FPDU with a ULPDU_Length above the limit starting at every word position from the
+/// marker origin, so that it also starts with a Marker: with its header in the same beat and,
+/// where the Marker is a beat's last word, in the next beat. The error carries the FPDU's own
+/// sequence number and Marker distance (the Marker's, not the header's); its words are none or,
+/// when the Marker was taken before the header was read, that Marker (the packet is not an
+/// FPDU, as a code-1 packet's words are not).
+#[test]
+fn ulpdu_length_above_the_limit_at_every_marker_phase() {
+    for w in [4, 8, 16, 64] {
+        let (mut on_marker, mut taken_marker) = (0, 0);
+        for off in (0..512u32).step_by(4) {
+            let case = Case { markers: true, crc: true, offset: off, seq: 77, max_ulpdu: 100 };
+            let cfg = FramingConfig { markers: true, crc: true, offset: off };
+            let mut us = ulpdus(6, 6, 100);
+            us[4] = vec![2; 101];
+            let fpdus = framed_fpdus(cfg, &us);
+            let stream = fpdus.concat();
+            let out =
+                run(Engine::RustHdl, w, &case, &stream, false, off as u64, PacketRun::default());
+            assert_eq!(out.len(), 5, "W={w} offset {off}: four FPDUs and the error");
+            for (p, f) in out.iter().zip(&fpdus[..4]) {
+                assert_eq!(p.data, *f, "W={w} offset {off}");
+            }
+            let at: usize = fpdus[..4].iter().map(|f| f.len()).sum();
+            let e = &out[4];
+            let marker = (off as usize + at) % 512 == 0;
+            if marker {
+                on_marker += 1;
+            }
+            // Its words: none, or the leading Marker when it was taken before the header.
+            assert!(
+                e.data.is_empty() || (marker && e.data == stream[at..at + 4]),
+                "W={w} offset {off}: the error packet's words {:x?}",
+                e.data
+            );
+            assert_eq!(
+                *e.users.last().unwrap(),
+                with_error(case.user(at), 2),
+                "W={w} offset {off}: code 2 with the FPDU's sideband (on a Marker: {marker})"
+            );
+            if !e.data.is_empty() {
+                taken_marker += 1;
+            }
+        }
+        assert!(on_marker > 0, "W={w}: no offset put the bad FPDU on a Marker");
+        if w == 4 {
+            // A Marker is a whole beat: it goes before the header is read.
+            assert_eq!(taken_marker, on_marker, "W=4: the Marker went out before the error");
+        }
+    }
+}
+
 #[test]
 fn stream_ending_inside_an_fpdu_ends_with_code_1() {
     for w in [4, 8, 32] {

@@ -30,7 +30,10 @@
 //! | `busy` | out | 1 | a beat taken is still inside (input register, an FPDU's last beat still to go, output queue); low: every FPDU whose last word was taken has gone out |
 //! | `m_axis.user` | out | [`RX_FPDU_USER`] | every beat: `[31:0]` sequence number of the FPDU's first octet, `[38:32]` words from its first word to the first Marker position (0: it starts with a Marker), `[39]` Markers on, `[40]` CRC on, `[41]` error packet, `[43:42]` its RFC 5044 section 8 code |
 //!
-//! An error packet ends the stream: nothing follows it. Its words (if any) are not an FPDU.
+//! An error packet ends the stream: nothing follows it. Its words (if any) are not an FPDU: a
+//! code-1 packet carries the incomplete FPDU's words, a code-2 packet none or, when the FPDU
+//! starts with a Marker taken before its header was read, that Marker; its sideband is the
+//! FPDU's (sequence number and Marker distance of its first word).
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
@@ -64,7 +67,6 @@ use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
 
 pub use crate::sideband::RX_FPDU_USER;
-
 
 /// The delineator; see the module documentation.
 #[derive(LogicBlock)]
@@ -112,6 +114,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     // A header with ULPDU_Length above the limit was read: its error packet (sideband in fuser)
     // goes out next (from registers, not in the header's cycle).
     bad_len: DFF<Bit>,
+    // The sideband of that error packet (set at every header cycle).
+    err2_r: DFF<Bits<RX_FPDU_USER>>,
     rem: DFF<Bits<16>>,
     // rem > to_mk: the Marker at to_mk comes before the FPDU's end (kept beside rem and to_mk,
     // so no comparison precedes the decision).
@@ -159,6 +163,10 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     t_lfrag: Signal<Local, Bit>,
     t_frag: Signal<Local, Bit>,
     hdr_ok: Signal<Local, Bit>,
+    len0: Signal<Local, Bits<16>>,
+    len1: Signal<Local, Bits<16>>,
+    ok0: Signal<Local, Bit>,
+    ok1: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     open_fpdu: Signal<Local, Bit>,
     open_next: Signal<Local, Bit>,
@@ -211,7 +219,6 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     words_used: Signal<Local, Bits<7>>,
     seq_now: Signal<Local, Bits<32>>,
     pos: Signal<Local, Bits<32>>,
-    max_len: Signal<Local, Bits<16>>,
 }
 
 impl<const W: usize, const B: usize> RxDelineator<W, B> {
@@ -244,6 +251,11 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             lead_done: Default::default(),
             dead: Default::default(),
             bad_len: Default::default(),
+            err2_r: Default::default(),
+            len0: Default::default(),
+            len1: Default::default(),
+            ok0: Default::default(),
+            ok1: Default::default(),
             rem: Default::default(),
             mk_before_end: Default::default(),
             hdr_mbe: Default::default(),
@@ -337,7 +349,6 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             words_used: Default::default(),
             seq_now: Default::default(),
             pos: Default::default(),
-            max_len: Default::default(),
         }
     }
 }
@@ -352,9 +363,30 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s, to_mk, seq, wu_r, avail_r, skid_n, in_body, lead_prep, lead_done, dead, bad_len, rem,
-            mk_before_end, mk_on,
-            fuser, acc_m, acc_r, acc_use_r, c, closing, rot_amt
+            self,
+            clock,
+            s,
+            to_mk,
+            seq,
+            wu_r,
+            avail_r,
+            skid_n,
+            in_body,
+            lead_prep,
+            lead_done,
+            dead,
+            bad_len,
+            err2_r,
+            rem,
+            mk_before_end,
+            mk_on,
+            fuser,
+            acc_m,
+            acc_r,
+            acc_use_r,
+            c,
+            closing,
+            rot_amt
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
@@ -414,10 +446,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // ULPDU_Length, big-endian: octet 0 (bits 7:0) is the high octet.
         self.len.next = (bit_cast::<16, 32>(self.hword.val() & 0xFF) << 8)
             | bit_cast::<16, 32>((self.hword.val() >> 8) & 0xFF);
-        self.max_len.next = self.cfg_max_ulpdu.val();
-        if self.cfg_max_ulpdu.val() > self.c_ulpdu_max.val() {
-            self.max_len.next = self.c_ulpdu_max.val();
-        }
         // What this cycle does with the head beat (at most one thing; nothing unless the output
         // can take a beat, so the gearbox's rotation and emissions stay in step):
         // - t_end: the beat is exhausted (or a null beat): FIN decides the stream's end;
@@ -447,7 +475,20 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             & !self.closing.q.val();
         self.t_frag.next =
             self.go.val() & self.in_body.q.val() & (self.avail.val() != 0) & !self.closing.q.val();
-        self.hdr_ok.next = self.len.val() <= self.max_len.val();
+        // ULPDU_Length within the limit, for both header positions (lane s, s + 1), each as two
+        // comparisons side by side; the leading-Marker choice comes after them.
+        self.len0.next = (bit_cast::<16, 32>(self.word_s.val() & 0xFF) << 8)
+            | bit_cast::<16, 32>((self.word_s.val() >> 8) & 0xFF);
+        self.len1.next = (bit_cast::<16, 32>(self.word_s1.val() & 0xFF) << 8)
+            | bit_cast::<16, 32>((self.word_s1.val() >> 8) & 0xFF);
+        self.ok0.next = (self.len0.val() <= self.cfg_max_ulpdu.val())
+            & (self.len0.val() <= self.c_ulpdu_max.val());
+        self.ok1.next = (self.len1.val() <= self.cfg_max_ulpdu.val())
+            & (self.len1.val() <= self.c_ulpdu_max.val());
+        self.hdr_ok.next = self.ok0.val();
+        if self.lead.val() {
+            self.hdr_ok.next = self.ok1.val();
+        }
         // In the body: the FPDU ends rem + inc words after lane s; a Marker at to_mk is inside
         // the FPDU when it comes before the last body word.
         self.mk_in.next =
@@ -567,7 +608,12 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.new_user.next.set_value_rx_fpdu_to_marker(self.to_mk.q.val());
         self.new_user.next.set_value_rx_fpdu_markers(self.markers.val());
         self.new_user.next.set_value_rx_fpdu_crc(self.cfg_crc.val());
+        // After a leading Marker taken alone, the FPDU's own sideband (its first word is the
+        // Marker's).
         self.err2_user.next = self.new_user.val();
+        if self.lead_done.q.val() {
+            self.err2_user.next = self.fuser.q.val();
+        }
         self.err2_user.next.set_value_rx_fpdu_err(true);
         self.err2_user.next.set_value_rx_fpdu_code(2.into());
         self.err1_user.next = self.fuser.q.val();
@@ -593,9 +639,12 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // emitted once `dead` is set).
         self.bad_len.d.next = self.bad_len.q.val();
         if self.bad_len.q.val() {
+            // The FPDU's words taken so far (none, or its leading Marker), then the error.
             self.out.s_axis.valid.next = self.out.s_axis.ready.val();
+            self.out.s_axis.data.next = self.acc.val();
+            self.out.s_axis.user.next = self.err2_r.q.val();
             self.out.s_axis.last.next = true;
-            self.o_keep.next = 0.into();
+            self.o_keep.next = self.m_c.val();
             if self.out.s_axis.ready.val() {
                 self.bad_len.d.next = false;
             }
@@ -620,8 +669,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.thr.next = 0.into();
         }
         self.hdr_mbe.next = self.len.val() >= self.thr.val();
-        self.mbe_after_mk.next =
-            self.rem.q.val() > (bit_cast::<16, 7>(self.to_mk.q.val()) + 127);
+        self.mbe_after_mk.next = self.rem.q.val() > (bit_cast::<16, 7>(self.to_mk.q.val()) + 127);
         self.mk_before_end.d.next = self.mk_before_end.q.val();
         self.pop.next = false;
         self.words_used.next = 0.into();
@@ -642,19 +690,21 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             }
         }
         if self.t_hdr.val() {
-            if self.hdr_ok.val() {
-                // rem = P = (L + 5) / 4 + 1 body words; the first fragment starts at lane s.
-                self.rem.d.next = ((self.len.val() + 5) >> 2) + 1;
-                self.mk_before_end.d.next = self.hdr_mbe.val();
-                self.in_body.d.next = true;
-                if !self.lead_done.q.val() {
-                    self.fuser.d.next = self.new_user.val();
-                }
-                self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
-            } else if !self.closing.q.val() {
+            // rem = P = (L + 5) / 4 + 1 body words; the first fragment starts at lane s. (With
+            // ULPDU_Length above the limit this state is never used: `dead` stops the block.)
+            // ((L + 5) >> 2) + 1 = (L + 9) >> 2: one adder.
+            self.rem.d.next = (self.len.val() + 9) >> 2;
+            self.mk_before_end.d.next = self.hdr_mbe.val();
+            self.in_body.d.next = true;
+            if !self.lead_done.q.val() {
+                self.fuser.d.next = self.new_user.val();
+            }
+            self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
+            self.err2_r.d.next = self.err2_user.val();
+            if !self.hdr_ok.val() {
+                // The error packet goes out next cycle (after a leftover beat going out now).
                 self.dead.d.next = true;
                 self.bad_len.d.next = true;
-                self.fuser.d.next = self.err2_user.val();
             }
         }
         if self.t_lprep.val() {
@@ -730,7 +780,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         // The Markers setting is held while an FPDU is open (the next cycle's state).
         self.open_next.next = (self.open_fpdu.val() & !(self.t_frag.val() & self.ends.val()))
-            | (self.t_hdr.val() & self.hdr_ok.val())
+            | self.t_hdr.val()
             | self.t_lprep.val()
             | self.lead_prep.q.val();
         self.mk_on.d.next = self.cfg_markers.val();
