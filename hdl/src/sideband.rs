@@ -340,8 +340,8 @@ mod tests {
         check_layout("PlaceUlpduUser", PlaceUlpduUser::BITS, PlaceUlpduUser::layout());
         check_layout("CrcResultUser", CrcResultUser::BITS, CrcResultUser::layout());
         // The blocks' internal sidebands.
-        use crate::rx::realigner::AlignInUser;
         use crate::rx::marker_stripper::StripUser;
+        use crate::rx::realigner::AlignInUser;
         use crate::tx::segmenter::FragUser;
         use crate::tx::{framer::PreUser, marker_inserter::ExpUser, marker_inserter::InsInUser};
         check_layout("PreUser", PreUser::BITS, PreUser::layout());

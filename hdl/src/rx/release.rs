@@ -240,9 +240,9 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         self.push.next = self.ends.val();
         self.desc.push.next = self.push.val();
         self.push_user.next = bit_cast::<DESC_USER, RX_ULPDU_USER>(self.s_axis.user.val());
-        self.push_user
-            .next
-            .set_value_rel_desc_one_beat(self.s_axis.user.val().get_value_rx_ulpdu_len() <= self.c_w.val());
+        self.push_user.next.set_value_rel_desc_one_beat(
+            self.s_axis.user.val().get_value_rx_ulpdu_len() <= self.c_w.val(),
+        );
         self.desc.push_data.next = self.push_user.val();
 
         // ---- Read side: the oldest descriptor's beats, keep and last rebuilt from its length. ----
