@@ -56,14 +56,17 @@ pub use crate::sideband::{RX_SEG_USER, RX_WORD_USER};
 
 crate::sideband::sideband! {
     /// Registered input sideband (inside the block): [`crate::sideband::RxSegmentUser`] and the
-    /// octets in the beat.
-    AlignInUser, prefix align_in, bits 40, {
+    /// octets in the beat (also less W).
+    AlignInUser, prefix align_in, bits 49, {
         /// As [`crate::sideband::RxSegmentUser::seq`].
         seq: Bits<32> = 0,
         /// As [`crate::sideband::RxSegmentUser::fin`].
         fin: Bit = 32,
         /// Octets in the beat.
         octets: Bits<7> = RX_SEG_USER,
+        /// Octets in the beat less W, modulo 512 (added to the octets held, its sign says
+        /// whether a beat is full).
+        octets_mw: Bits<9> = RX_SEG_USER + 7,
     }
 }
 const PRE_USER: usize = AlignInUser::BITS;
@@ -115,9 +118,8 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     // Constants.
     c_ones_w: Constant<Bits<W>>,
     c_w: Constant<Bits<8>>,
-    /// W + 4: a whole word beyond a full beat (compared with `total` directly, not after
-    /// `total - W`).
-    c_w4: Constant<Bits<8>>,
+    /// W, for the beat's octets less W (worked out in the input stage).
+    c_w9: Constant<Bits<9>>,
     c_lanes: Constant<Bits<8>>,
     c_lanes32: Constant<Bits<32>>,
     c_wbits: Constant<Bits<32>>,
@@ -148,6 +150,10 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     use_beat: Signal<Local, Bit>,
     fin: Signal<Local, Bit>,
     total: Signal<Local, Bits<8>>,
+    // total - W (9 bits, two's complement): its sign is "not full", its value acc's count
+    // after a full beat; one adder beside total's, no comparison after it.
+    tmw: Signal<Local, Bits<9>>,
+    a_eff9: Signal<Local, Bits<9>>,
     full: Signal<Local, Bit>,
     gb: Gearbox<B>,
     rem_src: Signal<Local, Bits<B>>,
@@ -196,7 +202,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             misaligned: Default::default(),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
-            c_w4: Constant::new(((W + 4) as u64).into()),
+            c_w9: Constant::new((W as u64).into()),
             c_lanes: Constant::new(((W - 1) as u64).into()),
             c_lanes32: Constant::new(((W - 1) as u64).into()),
             c_wbits: Constant::new((W.trailing_zeros() as u64).into()),
@@ -226,6 +232,8 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             use_beat: Default::default(),
             fin: Default::default(),
             total: Default::default(),
+            tmw: Default::default(),
+            a_eff9: Default::default(),
             full: Default::default(),
             gb: Gearbox::new("RxRealigner", 8),
             rem_src: Default::default(),
@@ -302,6 +310,11 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         // AlignInUser extends RxSegmentUser.
         self.pre.s_axis.user.next = bit_cast::<PRE_USER, RX_SEG_USER>(self.s_axis.user.val());
         self.pre.s_axis.user.next.set_value_align_in_octets(bit_cast::<7, 8>(self.kc.val()));
+        self.pre
+            .s_axis
+            .user
+            .next
+            .set_value_align_in_octets_mw(bit_cast::<9, 8>(self.kc.val()) - self.c_w9.val());
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();
@@ -384,7 +397,13 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         }
         // The beat's octets after acc's a octets.
         self.total.next = self.a_eff.val() + self.k.val();
-        self.full.next = self.total.val() >= self.c_w.val();
+        // a_eff is signed (am = a - lanes may be below 0; total is not): sign-extended.
+        self.a_eff9.next = bit_cast::<9, 8>(self.a_eff.val());
+        if self.a_eff.val().get_bit(7) {
+            self.a_eff9.next = bit_cast::<9, 8>(self.a_eff.val()) | 0x100;
+        }
+        self.tmw.next = self.a_eff9.val() + self.p_user.val().get_value_align_in_octets_mw();
+        self.full.next = !self.tmw.val().get_bit(8);
         // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
         self.gb.data.next = self.pre.m_axis.data.val();
         self.gb.amt.next = self.ramt.val();
@@ -421,7 +440,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                 self.emit.next = true;
                 // The segment's last beat: nothing left to say about its end in this beat
                 // unless it completed exactly one beat.
-                if self.pre.m_axis.last.val() & (self.total.val() == self.c_w.val()) {
+                if self.pre.m_axis.last.val() & (self.tmw.val() == 0) {
                     self.o_fin.next = self.fin.val();
                 }
             } else if self.pre.m_axis.last.val() {
@@ -457,16 +476,13 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.exp_seq.d.next = self.exp_seq.q.val() + bit_cast::<32, 8>(self.keff.val());
             if self.full.val() {
                 self.acc.d.next = self.gb.rot.val();
-                self.a.d.next = self.total.val() - self.c_w.val();
+                self.a.d.next = bit_cast::<8, 9>(self.tmw.val());
                 // A segment's end with whole words still in acc: flush them next cycle.
-                if self.pre.m_axis.last.val() & (self.total.val() != self.c_w.val()) {
-                    self.flush.d.next = (self.total.val() >= self.c_w4.val()) | self.fin.val();
+                if self.pre.m_axis.last.val() & (self.tmw.val() != 0) {
+                    self.flush.d.next = ((self.tmw.val() >> 2) != 0) | self.fin.val();
                     self.flush_fin.d.next = self.fin.val();
                 }
-                if self.pre.m_axis.last.val()
-                    & (self.total.val() == self.c_w.val())
-                    & self.fin.val()
-                {
+                if self.pre.m_axis.last.val() & (self.tmw.val() == 0) & self.fin.val() {
                     self.done.d.next = true;
                 }
             } else if self.pre.m_axis.last.val() {
