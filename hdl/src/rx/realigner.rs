@@ -115,6 +115,13 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     sk_lanes: DFF<Bits<8>>,
     am: DFF<Bits<8>>,
     misaligned: DFF<Bit>,
+    // The head beat's sequence tests, registered: `seq == expected` and `expected - seq` is
+    // negative (bit 31), for the beat the input slice presents and the expected sequence number
+    // of this cycle; worked out a cycle ahead for the beat it will present next (`seq_sk`: the
+    // slice's second entry's sequence number) and for both values `exp_seq` can take.
+    h_eq: DFF<Bit>,
+    h_neg: DFF<Bit>,
+    seq_sk: DFF<Bits<32>>,
     // Constants.
     c_ones_w: Constant<Bits<W>>,
     c_w: Constant<Bits<8>>,
@@ -164,6 +171,16 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     o_fin: Signal<Local, Bit>,
     o_lost: Signal<Local, Bit>,
     pos: Signal<Local, Bits<32>>,
+    h_seq: Signal<Local, Bits<32>>,
+    n_seq: Signal<Local, Bits<32>>,
+    keff32: Signal<Local, Bits<32>>,
+    d_h: Signal<Local, Bits<32>>,
+    d_n: Signal<Local, Bits<32>>,
+    nb_h: Signal<Local, Bits<32>>,
+    nb_n: Signal<Local, Bits<32>>,
+    kb_h: Signal<Local, Bits<32>>,
+    kb_n: Signal<Local, Bits<32>>,
+    head_loads: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const B: usize> RxRealigner<W, B> {
@@ -200,6 +217,9 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             sk_lanes: Default::default(),
             am: Default::default(),
             misaligned: Default::default(),
+            h_eq: Default::default(),
+            h_neg: Default::default(),
+            seq_sk: Default::default(),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
             c_w9: Constant::new((W as u64).into()),
@@ -244,6 +264,16 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             o_fin: Default::default(),
             o_lost: Default::default(),
             pos: Default::default(),
+            h_seq: Default::default(),
+            n_seq: Default::default(),
+            keff32: Default::default(),
+            d_h: Default::default(),
+            d_n: Default::default(),
+            nb_h: Default::default(),
+            nb_n: Default::default(),
+            kb_h: Default::default(),
+            kb_n: Default::default(),
+            head_loads: Default::default(),
         }
     }
 }
@@ -275,7 +305,10 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             sk_beats_nz,
             sk_lanes,
             am,
-            misaligned
+            misaligned,
+            h_eq,
+            h_neg,
+            seq_sk
         );
         self.pre.clock.next = self.clock.val();
         self.pre.rst.next = self.rst.val();
@@ -323,12 +356,13 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.p_user.next = self.pre.m_axis.user.val();
         self.k.next = bit_cast::<8, 7>(self.p_user.val().get_value_align_in_octets());
         self.first.next = !self.in_seg.q.val();
-        self.seq_ok.next = self.p_user.val().get_value_align_in_seq() == self.exp_seq.q.val();
+        // The segment's sequence tests come from registers (worked out a cycle ahead, below).
+        self.seq_ok.next = self.h_eq.q.val();
         // A segment that starts before the next expected octet (a retransmission): its first
         // beat waits one cycle (`load`) while the octets to skip are registered as whole beats
         // and lanes, so that only registers feed the rotation and the counts below.
         self.behind.next = self.exp_seq.q.val() - self.p_user.val().get_value_align_in_seq();
-        self.old.next = !self.seq_ok.val() & !self.behind.val().get_bit(31);
+        self.old.next = !self.seq_ok.val() & !self.h_neg.q.val();
         self.behind_beats.next = self.behind.val() >> self.c_wbits.val();
         self.behind_lanes.next = bit_cast::<8, 32>(self.behind.val() & self.c_lanes32.val());
         self.load.next = self.pre.m_axis.valid.val()
@@ -497,6 +531,43 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             }
         } else if self.take.val() & !self.done.q.val() & self.fin.val() {
             self.done.d.next = true;
+        }
+        // The sequence tests for next cycle's head beat (this one if it stays, else the slice's
+        // next) against next cycle's expected sequence number (this one, or this one + keff if
+        // this beat is used): `seq - expected` worked out for both beats, then compared with 0
+        // and keff and its negation's sign taken, both results chosen at the end by the
+        // decision (`use_beat`, the slice's load).
+        self.seq_sk.d.next = self.seq_sk.q.val();
+        if self.pre.s_axis.ready.val() {
+            self.seq_sk.d.next = self.s_axis.user.val().get_bits::<32>(0);
+        }
+        self.h_seq.next = self.p_user.val().get_value_align_in_seq();
+        self.n_seq.next = self.seq_sk.q.val();
+        if self.pre.s_axis.ready.val() {
+            self.n_seq.next = self.s_axis.user.val().get_bits::<32>(0);
+        }
+        self.keff32.next = bit_cast::<32, 8>(self.keff.val());
+        self.d_h.next = self.h_seq.val() - self.exp_seq.q.val();
+        self.d_n.next = self.n_seq.val() - self.exp_seq.q.val();
+        self.nb_h.next = self.exp_seq.q.val() - self.h_seq.val();
+        self.nb_n.next = self.exp_seq.q.val() - self.n_seq.val();
+        self.kb_h.next = self.keff32.val() - self.d_h.val();
+        self.kb_n.next = self.keff32.val() - self.d_n.val();
+        self.head_loads.next = !self.pre.m_axis.valid.val() | self.pre.m_axis.ready.val();
+        if self.head_loads.val() {
+            if self.use_beat.val() {
+                self.h_eq.d.next = self.d_n.val() == self.keff32.val();
+                self.h_neg.d.next = self.kb_n.val().get_bit(31);
+            } else {
+                self.h_eq.d.next = self.d_n.val() == 0;
+                self.h_neg.d.next = self.nb_n.val().get_bit(31);
+            }
+        } else if self.use_beat.val() {
+            self.h_eq.d.next = self.d_h.val() == self.keff32.val();
+            self.h_neg.d.next = self.kb_h.val().get_bit(31);
+        } else {
+            self.h_eq.d.next = self.d_h.val() == 0;
+            self.h_neg.d.next = self.nb_h.val().get_bit(31);
         }
         // Reset.
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
