@@ -112,9 +112,9 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     pub oversize: Signal<Out, Bit>,
     head: StreamSkid<W, B, FRAG_USER>,
     out: StreamOutQ<W, B, TX_SEGMENT_USER>,
-    // Input side: inside an FPDU; stream position of the next input word (mod 128).
+    // Input side: inside an FPDU; the stream position a of the next input word (mod 128) is 0,
+    // and a - 2 (16 bits: -2 and -1 for positions 0 and 1; its low 7 bits are a - 2 mod 128).
     in_mid: DFF<Bit>,
-    ipos: DFF<Bits<7>>,
     ipos_zero: DFF<Bit>,
     ipos_m2: DFF<Bits<16>>,
     // F1.
@@ -277,7 +277,6 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             head: StreamSkid::new(),
             out: StreamOutQ::new(),
             in_mid: Default::default(),
-            ipos: Default::default(),
             ipos_zero: Default::default(),
             ipos_m2: Default::default(),
             f1_v: Default::default(),
@@ -419,7 +418,6 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self,
             clock,
             in_mid,
-            ipos,
             ipos_zero,
             ipos_m2,
             f1_v,
@@ -731,12 +729,18 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f1_markers.d.next = self.s_axis.user.val().get_value_tx_fpdu_markers();
             self.f1_push.d.next = self.s_axis.user.val().get_value_tx_fpdu_push();
         }
-        self.ipos_next.next = self.ipos.q.val() + bit_cast::<7, 6>(self.in_n.val());
+        // The next position less 2, modulo 128, from ipos_m2's low bits (the position less 2
+        // modulo 128) in one 7-bit adder; 126 and 127 are positions 0 and 1, whose a - 2 is
+        // negative (the 16-bit value sign-extended from them).
+        self.ipos_next.next =
+            bit_cast::<7, 16>(self.ipos_m2.q.val() & 127) + bit_cast::<7, 6>(self.in_n.val());
         if self.in_take.val() {
             self.in_mid.d.next = !self.s_axis.last.val();
-            self.ipos.d.next = self.ipos_next.val();
-            self.ipos_zero.d.next = self.ipos_next.val() == 0;
-            self.ipos_m2.d.next = bit_cast::<16, 7>(self.ipos_next.val()) - 2;
+            self.ipos_zero.d.next = self.ipos_next.val() == 126;
+            self.ipos_m2.d.next = bit_cast::<16, 7>(self.ipos_next.val());
+            if self.ipos_next.val() >= 126 {
+                self.ipos_m2.d.next = bit_cast::<16, 7>(self.ipos_next.val()) | 0xFF80;
+            }
         }
         // F2: m = ceil((P - room) / 127) = q + floor((q + r) / 127), y = 128q + r (q + r < 255).
         self.q.next = self.f1_y.q.val() >> 7;
@@ -851,7 +855,6 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // Reset: sequence number and stream position from the settings.
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
         if self.rst.val() {
-            self.ipos.d.next = bit_cast::<7, 32>(self.pos.val() >> 2);
             self.ipos_zero.d.next = bit_cast::<7, 32>(self.pos.val() >> 2) == 0;
             self.ipos_m2.d.next = bit_cast::<16, 7>(bit_cast::<7, 32>(self.pos.val() >> 2)) - 2;
             self.seq_out.d.next = self.cfg_seq.val();
