@@ -27,6 +27,9 @@
 //! `s_axis.valid` is low and a block may rely on it: a beat offered while `ready` is high is
 //! always taken.
 //!
+//! [`StreamSkid::loading_while_empty`] makes the same slice with the skid entry's payload loaded
+//! every cycle the entry is empty, so its enable is a register rather than the handshake.
+//!
 //! ### Reset
 //! `rst` clears both valid bits; the payload registers are not reset.
 
@@ -56,11 +59,25 @@ pub struct StreamSkid<const W: usize, const B: usize, const U: usize> {
     skid_last: DFF<Bit>,
     take_in: Signal<Local, Bit>,
     take_out: Signal<Local, Bit>,
+    c_load_empty: Constant<Bit>,
 }
 
 impl<const W: usize, const B: usize, const U: usize> StreamSkid<W, B, U> {
     /// A register slice; panics unless `B == 8*W` and `U >= 1`.
     pub fn new() -> Self {
+        Self::build(false)
+    }
+
+    /// The same slice, with the skid entry's payload registers loaded every cycle the entry is
+    /// empty (enabled by a register) instead of only when a beat goes into it (enabled by the
+    /// handshake, a function of the downstream `ready`): the same outputs cycle for cycle, a
+    /// shorter path into the payload's enables. Used where that path limits (the transmit
+    /// blocks); on the receive blocks it measured slower (README, transmit path, stop 37).
+    pub fn loading_while_empty() -> Self {
+        Self::build(true)
+    }
+
+    fn build(load_empty: bool) -> Self {
         check_stream_params("StreamSkid", W, B, U);
         Self {
             clock: Default::default(),
@@ -79,6 +96,7 @@ impl<const W: usize, const B: usize, const U: usize> StreamSkid<W, B, U> {
             skid_last: Default::default(),
             take_in: Default::default(),
             take_out: Default::default(),
+            c_load_empty: Constant::new(load_empty),
         }
     }
 }
@@ -114,11 +132,21 @@ impl<const W: usize, const B: usize, const U: usize> Logic for StreamSkid<W, B, 
                 self.main_valid.d.next = self.take_in.val();
             }
         } else if self.take_in.val() {
+            if !self.c_load_empty.val() {
+                self.skid_data.d.next = self.s_axis.data.val();
+                self.skid_keep.d.next = self.s_axis.keep.val();
+                self.skid_user.d.next = self.s_axis.user.val();
+                self.skid_last.d.next = self.s_axis.last.val();
+            }
+            self.skid_valid.d.next = true;
+        }
+        // `loading_while_empty`: the skid entry's payload follows the input while the entry is
+        // empty (its enable a register, not the handshake); it is read only once skid_valid is set.
+        if self.c_load_empty.val() & !self.skid_valid.q.val() {
             self.skid_data.d.next = self.s_axis.data.val();
             self.skid_keep.d.next = self.s_axis.keep.val();
             self.skid_user.d.next = self.s_axis.user.val();
             self.skid_last.d.next = self.s_axis.last.val();
-            self.skid_valid.d.next = true;
         }
         self.s_axis.ready.next = !self.skid_valid.q.val();
         self.m_axis.valid.next = self.main_valid.q.val();

@@ -86,7 +86,7 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
             engine: CrcEngine::new(&CRC32C),
             beats: StreamFifo::new(),
             crcs: RegFifo::new(crate::stream_fifo::STREAM_FIFO_DEPTH),
-            out: StreamSkid::new(),
+            out: StreamSkid::loading_while_empty(),
             c_ones32: Constant::new(Bits::<B>::from(0xFFFF_FFFFu64)),
             kw: KeepWords::new(),
             take: Default::default(),

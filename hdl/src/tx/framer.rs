@@ -194,7 +194,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             m_axis: StreamSource::new(),
             err_length: Default::default(),
             err_oversize: Default::default(),
-            pre: StreamSkid::new(),
+            pre: StreamSkid::loading_while_empty(),
             out: StreamOutQ::new(),
             busy: Default::default(),
             drain: Default::default(),
