@@ -123,8 +123,8 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     f1_n: DFF<Bits<6>>,
     f1_last: DFF<Bit>,
     f1_first: DFF<Bit>,
-    f1_lead: DFF<Bit>,
-    f1_p: DFF<Bits<16>>,
+    // P + 1 after a leading Marker (its words without inner Markers), summed in F1.
+    f1_pl: DFF<Bits<16>>,
     f1_y: DFF<Bits<16>>,
     f1_markers: DFF<Bit>,
     f1_push: DFF<Bit>,
@@ -274,7 +274,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             oversize: Default::default(),
-            head: StreamSkid::new(),
+            head: StreamSkid::loading_while_empty(),
             out: StreamOutQ::new(),
             in_mid: Default::default(),
             ipos_zero: Default::default(),
@@ -284,8 +284,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             f1_n: Default::default(),
             f1_last: Default::default(),
             f1_first: Default::default(),
-            f1_lead: Default::default(),
-            f1_p: Default::default(),
+            f1_pl: Default::default(),
             f1_y: Default::default(),
             f1_markers: Default::default(),
             f1_push: Default::default(),
@@ -425,8 +424,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             f1_n,
             f1_last,
             f1_first,
-            f1_lead,
-            f1_p,
+            f1_pl,
             f1_y,
             f1_markers,
             f1_push,
@@ -723,8 +721,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f1_n.d.next = self.in_n.val();
             self.f1_last.d.next = self.s_axis.last.val();
             self.f1_first.d.next = self.in_first.val();
-            self.f1_lead.d.next = self.in_lead.val();
-            self.f1_p.d.next = self.in_p.val();
+            self.f1_pl.d.next = self.in_p.val() + bit_cast::<16, 1>(self.in_lead.val().into());
             self.f1_y.d.next = self.in_p.val() + self.in_a1m2.val();
             self.f1_markers.d.next = self.s_axis.user.val().get_value_tx_fpdu_markers();
             self.f1_push.d.next = self.s_axis.user.val().get_value_tx_fpdu_push();
@@ -751,17 +748,10 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.e2_last.d.next = self.f1_last.q.val();
             self.e2_first.d.next = self.f1_first.q.val();
             self.e2_ssum.d.next = bit_cast::<8, 16>(self.q.val() + (self.f1_y.q.val() & 127));
-            self.e2_pl.d.next = self.f1_p.q.val() + bit_cast::<16, 1>(self.f1_lead.q.val().into());
-            self.e2_base.d.next =
-                self.f1_p.q.val() + bit_cast::<16, 1>(self.f1_lead.q.val().into()) + self.q.val();
-            self.e2_base1.d.next = self.f1_p.q.val()
-                + bit_cast::<16, 1>(self.f1_lead.q.val().into())
-                + self.q.val()
-                + 1;
-            self.e2_base2.d.next = self.f1_p.q.val()
-                + bit_cast::<16, 1>(self.f1_lead.q.val().into())
-                + self.q.val()
-                + 2;
+            self.e2_pl.d.next = self.f1_pl.q.val();
+            self.e2_base.d.next = self.f1_pl.q.val() + self.q.val();
+            self.e2_base1.d.next = self.f1_pl.q.val() + self.q.val() + 1;
+            self.e2_base2.d.next = self.f1_pl.q.val() + self.q.val() + 2;
             // Markers inside when P + a' > 128, i.e. y > 126.
             self.e2_needm.d.next = self.f1_markers.q.val() & (self.f1_y.q.val() > 126);
             self.e2_push.d.next = self.f1_push.q.val();
