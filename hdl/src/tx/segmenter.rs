@@ -112,8 +112,8 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     pub oversize: Signal<Out, Bit>,
     head: StreamSkid<W, B, FRAG_USER>,
     out: StreamOutQ<W, B, TX_SEGMENT_USER>,
-    // Input side: inside an FPDU; the stream position a of the next input word (mod 128) is 0,
-    // and a - 2 (16 bits: -2 and -1 for positions 0 and 1; its low 7 bits are a - 2 mod 128).
+    // Input side: inside an FPDU; whether the stream position a of the next input word (mod 128)
+    // is 0; a - 2 (16 bits: -2 and -1 for positions 0 and 1; its low 7 bits are a - 2 mod 128).
     in_mid: DFF<Bit>,
     ipos_zero: DFF<Bit>,
     ipos_m2: DFF<Bits<16>>,
