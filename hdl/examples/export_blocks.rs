@@ -1,10 +1,16 @@
-//! Writes every transmit and receive block and the out-of-order FPDU locator alone (no stream wrapper beyond
-//! its own) for the widths given on the command line (default 8) to `build/verilog/blocks/`, for
-//! per-block synthesis numbers (`fpga/ecp5_ooc.sh build/verilog/blocks/tx_framer_w8.v
-//! tx_framer_w8`, or `rnic synth --top place_locate --verilog-dir build/verilog/blocks`).
+//! Writes every transmit and receive block and the placement blocks (`place_check` has no width)
+//! alone, with no stream wrapper beyond its own, for the widths given on the command line
+//! (default 8) to `build/verilog/blocks/`, for per-block synthesis numbers
+//! (`fpga/ecp5_ooc.sh build/verilog/blocks/tx_framer_w8.v tx_framer_w8`, or
+//! `rnic synth --top place_locate --verilog-dir build/verilog/blocks`).
 
 use hdl::export::export_block;
+use hdl::place::check::PlaceCheck;
+use hdl::place::header::PlaceHeader;
 use hdl::place::locate::PlaceLocate;
+use hdl::place::reassembly::{ring_bits, PlaceReassembly, RECORD_ENTRIES};
+use hdl::place::rnic_rx::{POSTED_SLOT_BITS, STAG_INDEX_BITS};
+use hdl::place::writer::PlaceWriter;
 use hdl::rx::{
     crc_check::RxCrcCheck, delineator::RxDelineator, marker_stripper::RxMarkerStripper,
     realigner::RxRealigner,
@@ -37,6 +43,15 @@ fn main() {
             write(dir, &format!("rx_crc_check_w{W}"), RxCrcCheck::<W, B>::new());
             write(dir, &format!("rx_marker_stripper_w{W}"), RxMarkerStripper::<W, B>::new());
             write(dir, &format!("place_locate_w{W}"), PlaceLocate::<W, B>::new());
+            const RD: usize = ring_bits(W);
+            write(
+                dir,
+                &format!("place_reassembly_w{W}"),
+                PlaceReassembly::<W, B, RD, RECORD_ENTRIES>::new(),
+            );
+            write(dir, &format!("place_header_w{W}"), PlaceHeader::<W, B>::new());
+            write(dir, &format!("place_writer_w{W}"), PlaceWriter::<W, B>::new());
         });
     }
+    write(dir, "place_check", PlaceCheck::<STAG_INDEX_BITS, POSTED_SLOT_BITS>::new());
 }
