@@ -105,14 +105,14 @@
 //! One segment is handled at a time; each costs one cycle to decide its path from its first
 //! beat. A segment at the edge then passes at one beat per cycle (`m_axis` one cycle behind
 //! the input slice); when runs are held, five more cycles check which of them it reached. Any
-//! other segment: one beat per cycle into the ring, then five cycles for the table (offsets,
-//! comparisons, sums, decision, commit); a run read back: one cycle, then one beat per cycle.
+//! other segment: one beat per cycle into the ring, then six cycles for the table (offsets,
+//! comparisons, sums, the decision's sums, its comparisons, commit); a run read back: one cycle, then one beat per cycle.
 //! Before its table work, a segment beyond the edge is located: four cycles after its last
 //! beat, then per try a request, one beat per cycle from the ring (from the candidate to the
 //! segment's end) and the verification path's latency ([`PlaceLocate`]); with Markers on a
 //! segment usually needs one try, so the octets of a segment beyond the edge are read twice.
 //! With placement on, the wait for `io_quiet`, the probes (five cycles of the checker per
-//! located FPDU, overlapped with the read), 2 RN cycles to count the records, and per placed
+//! located FPDU, overlapped with the read), 2 RN + 1 cycles to count the records, and per placed
 //! FPDU a third read of its octets; placed FPDUs pass `mpa_rx` once more when the edge reaches
 //! them (their payload is not written again).
 //!
@@ -134,10 +134,11 @@ use rust_hdl::prelude::*;
 pub const MIN_RING_OCTETS: usize = 1 << 16;
 
 // States (literals in `update`, which cannot name constants): 0 idle, 1 pass through,
-// 2 into the ring, 3 segment end, 4..7 table evaluation, 8 commit, 9 read back, 10 FIN check,
-// 11 FIN beat, 12 locating (a read request or the end), 13 a read for the locator; with
-// out-of-order placement: 14 the chain start, 15 waiting for the in-order path, 16 the last
-// probes, 17 counting the records, 18 placing (a placement try), 19 its end.
+// 2 into the ring, 3 segment end, 4..7 table evaluation, 20 the decision (a segment beyond
+// the edge), 8 commit, 9 read back, 10 FIN check, 11 FIN beat, 12 locating (a read request
+// or the end), 13 a read for the locator; with out-of-order placement: 14 the chain start,
+// 15 waiting for the in-order path, 16 the last probes, 17 counting the records, 18 placing
+// (a placement try), 19 its end, 21 the records' last count.
 // Segment modes: 0 drop, 2 overlaps the edge or older, 3 beyond the edge.
 
 fn many<T: Default>(k: usize) -> Vec<T> {
@@ -273,6 +274,12 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     ev_men: DFF<Bits<17>>,
     ev_hl: DFF<Bits<32>>,
     ev_dend: DFF<Bits<32>>,
+    // The decision's registered sums (state 7, compared in state 20): the placed table's
+    // valid entries, the records less them, the held octets after, new_runs within RN.
+    npl_q: DFF<Bits<8>>,
+    rb_q: DFF<Bits<8>>,
+    ha_q: DFF<Bits<32>>,
+    nr_ok: DFF<Bit>,
     ev_anyr: DFF<Bit>,
     ev_acc: DFF<Bit>,
     held_q: DFF<Bits<32>>,
@@ -329,7 +336,12 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     lp_np: DFF<Bits<8>>,
     lp_oct: DFF<Bits<17>>,
     ch_v: DFF<Bit>,
-    ch_s: DFF<Bits<32>>,
+    // The chain start as the placed FPDU's end less the edge (the locator's `chain_seq` is
+    // the edge plus it); the segment's start less the edge and whether it is inside the ring,
+    // registered with its first beat (state 0) for state 14.
+    ch_t: DFF<Bits<17>>,
+    srel_q: DFF<Bits<17>>,
+    s_inring: DFF<Bit>,
     sel_q: DFF<Bit>,
     place_q: DFF<Bit>,
     poct_q: DFF<Bits<17>>,
@@ -400,7 +412,6 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     rlane: Signal<Local, Bits<8>>,
     e_end: Signal<Local, Bits<32>>,
     ooo_path: Signal<Local, Bit>,
-    s_rel17: Signal<Local, Bits<17>>,
     c_s17: Signal<Local, Bits<17>>,
     c_e17: Signal<Local, Bits<17>>,
     c_hit: Signal<Local, Bit>,
@@ -409,6 +420,10 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     probes_back: Signal<Local, Bit>,
     al_quiet: Signal<Local, Bit>,
     x_v: Signal<Local, Bit>,
+    // State 17's element, registered (valid, start, end).
+    xq_v: DFF<Bit>,
+    xq_s: DFF<Bits<17>>,
+    xq_e: DFF<Bits<17>>,
     x_s: Signal<Local, Bits<17>>,
     x_e: Signal<Local, Bits<17>>,
     x_re: Signal<Local, Bit>,
@@ -424,7 +439,6 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     rec_after: Signal<Local, Bits<8>>,
     held_after: Signal<Local, Bits<32>>,
     npl: Signal<Local, Bits<8>>,
-    t17: Signal<Local, Bits<17>>,
     pk_len: Signal<Local, Bits<17>>,
     pk_inv: Signal<Local, Bit>,
     pk_stag: Signal<Local, Bits<32>>,
@@ -531,6 +545,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             ev_men: Default::default(),
             ev_hl: Default::default(),
             ev_dend: Default::default(),
+            npl_q: Default::default(),
+            rb_q: Default::default(),
+            ha_q: Default::default(),
+            nr_ok: Default::default(),
             ev_anyr: Default::default(),
             ev_acc: Default::default(),
             held_q: Default::default(),
@@ -583,7 +601,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             lp_np: Default::default(),
             lp_oct: Default::default(),
             ch_v: Default::default(),
-            ch_s: Default::default(),
+            ch_t: Default::default(),
+            srel_q: Default::default(),
+            s_inring: Default::default(),
             sel_q: Default::default(),
             place_q: Default::default(),
             poct_q: Default::default(),
@@ -649,7 +669,6 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             rlane: Default::default(),
             e_end: Default::default(),
             ooo_path: Default::default(),
-            s_rel17: Default::default(),
             c_s17: Default::default(),
             c_e17: Default::default(),
             c_hit: Default::default(),
@@ -658,6 +677,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             probes_back: Default::default(),
             al_quiet: Default::default(),
             x_v: Default::default(),
+            xq_v: Default::default(),
+            xq_s: Default::default(),
+            xq_e: Default::default(),
             x_s: Default::default(),
             x_e: Default::default(),
             x_re: Default::default(),
@@ -673,7 +695,6 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             rec_after: Default::default(),
             held_after: Default::default(),
             npl: Default::default(),
-            t17: Default::default(),
             pk_len: Default::default(),
             pk_inv: Default::default(),
             pk_stag: Default::default(),
@@ -703,11 +724,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         dff_setup!(
             self, clock, state, rcv_edge, s_seq, s_mode, s_lo, r_hi, r_lo, s_len, s_fin, s_beyond,
             w_addr, w_a1, d_a1, d_a2, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst,
-            ev_men, ev_anyr, ev_hl, ev_dend, rs_q, re_q, ev_acc, held_q, runs_q, refused_q, peak_q,
-            fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a,
-            vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v, al_nok, al_q, pr_pkt, pr_prb,
-            lp_j, lp_nh, lp_nhp, lp_np, lp_oct, ch_v, ch_s, sel_q, place_q, poct_q, pcnt_q, pl_k,
-            pl_go, skip_q, done_q
+            ev_men, ev_anyr, ev_hl, ev_dend, npl_q, rb_q, ha_q, nr_ok, rs_q, re_q, ev_acc, held_q,
+            runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r,
+            d_valid, d_fin, vrd_v, vrd_a, vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v,
+            al_nok, al_q, pr_pkt, pr_prb, lp_j, lp_nh, lp_nhp, lp_np, lp_oct, xq_v, xq_s, xq_e,
+            ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q, pl_k, pl_go, skip_q,
+            done_q
         );
         for i in 0..RN {
             self.pv[i].clock.next = self.clock.val();
@@ -812,7 +834,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.loc.s_axis.valid.next =
             (self.state.q.val() == 2) & (self.s_mode.q.val() == 3) & self.inp.m_axis.valid.val();
         self.loc.chain_valid.next = self.ch_v.q.val();
-        self.loc.chain_seq.next = self.ch_s.q.val();
+        self.loc.chain_seq.next = self.rcv_edge.q.val() + bit_cast::<32, 17>(self.ch_t.q.val());
         self.loc.cfg_fwd.next = self.place_q.q.val();
         self.loc.cfg_aligned.next = self.cfg_aligned.val();
         self.loc.rd_ready.next = (self.state.q.val() == 12) | (self.state.q.val() == 19);
@@ -1095,7 +1117,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
         }
 
-        // ---- Stage 3 (state 7): the decision; the new edge. ----
+        // ---- Stage 3 (states 7 and 20): the decision; the new edge. ----
         // (The 17-bit difference is stored first: Verilog would widen it before the cast.)
         self.men_rel.next = self.ev_men.q.val() - self.e17.val();
         self.new_held.next = self.ev_hl.q.val() - bit_cast::<32, 17>(self.ev_sumv.q.val());
@@ -1121,17 +1143,23 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.npl.next = self.pcv[2 * r - 2].val();
         }
         self.placed_now.next = self.npl.val();
-        self.rec_after.next = self.new_runs.val() - self.lp_nhp.q.val()
-            + self.lp_nh.q.val()
-            + self.npl.val()
-            + self.lc.q.val();
+        // The decision takes two cycles: state 7 registers the sums (the placed count `npl_q`
+        // every cycle, so state 20 sees state 7's), state 20 compares them with the limits.
+        self.npl_q.d.next = self.npl.val();
+        self.rec_after.next = self.rb_q.q.val() + self.npl_q.q.val();
         self.held_after.next = self.new_held.val() - bit_cast::<32, 17>(self.lp_oct.q.val());
-        if self.state.q.val() == 7 {
-            self.ev_acc.d.next = (self.held_after.val() <= self.cfg_budget.val())
+        if self.state.q.val() == 20 {
+            self.ev_acc.d.next = (self.ha_q.q.val() <= self.cfg_budget.val())
                 & (self.rec_after.val() <= self.cfg_records.val())
-                & (self.new_runs.val() <= self.c_rn.val())
-                & ((self.npl.val() + self.lc.q.val()) <= self.c_rn.val())
+                & self.nr_ok.q.val()
+                & ((self.npl_q.q.val() + self.lc.q.val()) <= self.c_rn.val())
                 & !self.lovf.q.val();
+        }
+        if self.state.q.val() == 7 {
+            self.rb_q.d.next =
+                self.new_runs.val() - self.lp_nhp.q.val() + self.lp_nh.q.val() + self.lc.q.val();
+            self.ha_q.d.next = self.held_after.val();
+            self.nr_ok.d.next = self.new_runs.val() <= self.c_rn.val();
             self.ev_dend.d.next = self.ev_t.q.val();
             if self.ev_anyr.q.val() {
                 self.ev_dend.d.next =
@@ -1263,10 +1291,11 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.al_q.d.next = false;
         }
 
-        // ---- The records with this segment (state 17, one element a cycle): the placed
-        // FPDUs not yet passed, then the placing list. Held pieces = runs - runs that start
-        // with a placed FPDU + placed FPDUs followed by held octets (their end is neither a
-        // run's end nor another placed FPDU's start); records = held pieces + placed. ----
+        // ---- The records with this segment (state 17, one element a cycle, in two stages:
+        // the element chosen by `lp_j` is registered, then compared with the tables): the
+        // placed FPDUs not yet passed, then the placing list. Held pieces = runs - runs that
+        // start with a placed FPDU + placed FPDUs followed by held octets (their end is neither
+        // a run's end nor another placed FPDU's start); records = held pieces + placed. ----
         self.mst_rel.next = self.ev_mst.q.val() - self.e17.val();
         self.x_v.next = false;
         self.x_s.next = 0.into();
@@ -1283,39 +1312,46 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 self.x_e.next = self.le[i].q.val();
             }
         }
-        self.x_re.next = self.x_e.val() == self.men_rel.val();
-        self.x_rs.next = self.x_s.val() == self.mst_rel.val();
+        self.xq_v.d.next = self.x_v.val() & (self.state.q.val() == 17);
+        self.xq_s.d.next = self.x_s.val();
+        self.xq_e.d.next = self.x_e.val();
+        self.x_re.next = self.xq_e.q.val() == self.men_rel.val();
+        self.x_rs.next = self.xq_s.q.val() == self.mst_rel.val();
         self.x_ps.next = false;
         for i in 0..RN {
             if self.v[i].q.val() & !self.e_flag[i].q.val() {
-                if self.r_e[i].q.val() == self.x_e.val() {
+                if self.r_e[i].q.val() == self.xq_e.q.val() {
                     self.x_re.next = true;
                 }
-                if self.r_s[i].q.val() == self.x_s.val() {
+                if self.r_s[i].q.val() == self.xq_s.q.val() {
                     self.x_rs.next = true;
                 }
             }
-            if self.pv[i].q.val() & !self.ppass[i].q.val() & (self.prs[i].q.val() == self.x_e.val())
+            if self.pv[i].q.val()
+                & !self.ppass[i].q.val()
+                & (self.prs[i].q.val() == self.xq_e.q.val())
             {
                 self.x_ps.next = true;
             }
-            if (self.c_idx[i].val() < self.lc.q.val()) & (self.ls[i].q.val() == self.x_e.val()) {
+            if (self.c_idx[i].val() < self.lc.q.val()) & (self.ls[i].q.val() == self.xq_e.q.val()) {
                 self.x_ps.next = true;
+            }
+        }
+        // The element registered last cycle (the tables do not change in state 17).
+        if self.xq_v.q.val() {
+            self.lp_oct.d.next = self.lp_oct.q.val() + (self.xq_e.q.val() - self.xq_s.q.val());
+            if !self.x_re.val() & !self.x_ps.val() {
+                self.lp_nh.d.next = self.lp_nh.q.val() + 1;
+            }
+            if self.x_rs.val() {
+                self.lp_nhp.d.next = self.lp_nhp.q.val() + 1;
             }
         }
         if self.state.q.val() == 17 {
             self.lp_j.d.next = self.lp_j.q.val() + 1;
-            if self.x_v.val() {
-                self.lp_oct.d.next = self.lp_oct.q.val() + (self.x_e.val() - self.x_s.val());
-                if !self.x_re.val() & !self.x_ps.val() {
-                    self.lp_nh.d.next = self.lp_nh.q.val() + 1;
-                }
-                if self.x_rs.val() {
-                    self.lp_nhp.d.next = self.lp_nhp.q.val() + 1;
-                }
-            }
+            // The last element chosen: its counts go in during state 21.
             if self.lp_j.q.val() == self.c_jend.val() {
-                self.state.d.next = 7.into();
+                self.state.d.next = 21.into();
             }
         }
         // The edge passes the placed FPDUs it reaches (state 7: the run read back included).
@@ -1349,8 +1385,6 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 self.free_found.next = true;
             }
         }
-        self.s_rel17.next = bit_cast::<17, 32>(self.s_seq.q.val() - self.rcv_edge.q.val());
-        self.t17.next = 0.into();
 
         // ---- The segment's path. ----
         match self.state.q.val().index() {
@@ -1358,6 +1392,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 // S_IDLE: decide the segment's path from its first beat (not taken yet).
                 if self.inp.m_axis.valid.val() {
                     self.s_seq.d.next = self.useq.val();
+                    self.srel_q.d.next = bit_cast::<17, 32>(self.rel.val());
+                    self.s_inring.d.next = self.rel.val() < self.c_ring.val();
                     self.s_len.d.next = 0.into();
                     self.s_beyond.d.next = false;
                     self.s_fin.d.next = false;
@@ -1515,12 +1551,24 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 }
             }
             7 => {
-                self.state.d.next = 8.into();
+                // A segment beyond the edge: its decision next (state 20); at the edge, none.
+                self.state.d.next = 20.into();
+                if self.ev_post.q.val() {
+                    self.state.d.next = 8.into();
+                }
                 for i in 0..RN {
                     self.e_pass[i].d.next = self.pv[i].q.val()
                         & !self.ppass[i].q.val()
                         & (self.prs[i].q.val() < self.dend_rel.val());
                 }
+            }
+            21 => {
+                // The last element of state 17 counted (above).
+                self.state.d.next = 7.into();
+            }
+            20 => {
+                // The decision (ev_acc, above).
+                self.state.d.next = 8.into();
             }
             8 => {
                 // Commit.
@@ -1648,28 +1696,24 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 // S_CHAIN: the end of the placed FPDU that contains or ends at the segment's
                 // first octet (the one starting there preferred), for the locator.
                 self.state.d.next = 2.into();
-                if (self.s_seq.q.val() - self.rcv_edge.q.val()) < self.c_ring.val() {
+                if self.s_inring.q.val() {
                     for i in 0..RN {
                         if self.pv[i].q.val()
                             & !self.ppass[i].q.val()
-                            & (self.prs[i].q.val() <= self.s_rel17.val())
-                            & (self.s_rel17.val() <= self.pre[i].q.val())
+                            & (self.prs[i].q.val() <= self.srel_q.q.val())
+                            & (self.srel_q.q.val() <= self.pre[i].q.val())
                         {
                             self.ch_v.d.next = true;
-                            self.t17.next = self.pre[i].q.val() - self.s_rel17.val();
-                            self.ch_s.d.next =
-                                self.s_seq.q.val() + bit_cast::<32, 17>(self.t17.val());
+                            self.ch_t.d.next = self.pre[i].q.val();
                         }
                     }
                     for i in 0..RN {
                         if self.pv[i].q.val()
                             & !self.ppass[i].q.val()
-                            & (self.prs[i].q.val() == self.s_rel17.val())
+                            & (self.prs[i].q.val() == self.srel_q.q.val())
                         {
                             self.ch_v.d.next = true;
-                            self.t17.next = self.pre[i].q.val() - self.s_rel17.val();
-                            self.ch_s.d.next =
-                                self.s_seq.q.val() + bit_cast::<32, 17>(self.t17.val());
+                            self.ch_t.d.next = self.pre[i].q.val();
                         }
                     }
                 }
