@@ -138,7 +138,7 @@ pub const MIN_RING_OCTETS: usize = 1 << 16;
 // the edge), 8 commit, 9 read back, 10 FIN check, 11 FIN beat, 12 locating (a read request
 // or the end), 13 a read for the locator; with out-of-order placement: 14 the chain start,
 // 15 waiting for the in-order path, 16 the last probes, 17 counting the records, 18 placing
-// (a placement try), 19 its end, 21 the records' last count.
+// (a placement try), 19 its end, 21 the records' last count, 22 the chain start's choice.
 // Segment modes: 0 drop, 2 overlaps the edge or older, 3 beyond the edge.
 
 fn many<T: Default>(k: usize) -> Vec<T> {
@@ -340,6 +340,10 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     // the edge plus it); the segment's start less the edge and whether it is inside the ring,
     // registered with its first beat (state 0) for state 14.
     ch_t: DFF<Bits<17>>,
+    // State 14's tests per placed entry, registered for state 22's choice: the entry contains
+    // or ends at the segment's first octet (`ch_c`), starts there (`ch_b`).
+    ch_c: Vec<DFF<Bit>>,
+    ch_b: Vec<DFF<Bit>>,
     srel_q: DFF<Bits<17>>,
     s_inring: DFF<Bit>,
     sel_q: DFF<Bit>,
@@ -602,6 +606,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             lp_oct: Default::default(),
             ch_v: Default::default(),
             ch_t: Default::default(),
+            ch_c: many(RN),
+            ch_b: many(RN),
             srel_q: Default::default(),
             s_inring: Default::default(),
             sel_q: Default::default(),
@@ -735,6 +741,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.pv[i].clock.next = self.clock.val();
             self.ppass[i].clock.next = self.clock.val();
             self.ps32[i].clock.next = self.clock.val();
+            self.ch_c[i].clock.next = self.clock.val();
+            self.ch_b[i].clock.next = self.clock.val();
             self.ps[i].clock.next = self.clock.val();
             self.pe[i].clock.next = self.clock.val();
             self.plen[i].clock.next = self.clock.val();
@@ -752,6 +760,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.pv[i].d.next = self.pv[i].q.val();
             self.ppass[i].d.next = self.ppass[i].q.val();
             self.ps32[i].d.next = self.ps32[i].q.val();
+            self.ch_c[i].d.next = self.ch_c[i].q.val();
+            self.ch_b[i].d.next = self.ch_b[i].q.val();
             self.ps[i].d.next = self.ps[i].q.val();
             self.pe[i].d.next = self.pe[i].q.val();
             self.plen[i].d.next = self.plen[i].q.val();
@@ -1694,27 +1704,33 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
             14 => {
                 // S_CHAIN: the end of the placed FPDU that contains or ends at the segment's
-                // first octet (the one starting there preferred), for the locator.
+                // first octet (the one starting there preferred), for the locator: each entry
+                // tested here, the choice in state 22.
+                self.state.d.next = 22.into();
+                for i in 0..RN {
+                    self.ch_c[i].d.next = self.s_inring.q.val()
+                        & self.pv[i].q.val()
+                        & !self.ppass[i].q.val()
+                        & (self.prs[i].q.val() <= self.srel_q.q.val())
+                        & (self.srel_q.q.val() <= self.pre[i].q.val());
+                    self.ch_b[i].d.next = self.s_inring.q.val()
+                        & self.pv[i].q.val()
+                        & !self.ppass[i].q.val()
+                        & (self.prs[i].q.val() == self.srel_q.q.val());
+                }
+            }
+            22 => {
                 self.state.d.next = 2.into();
-                if self.s_inring.q.val() {
-                    for i in 0..RN {
-                        if self.pv[i].q.val()
-                            & !self.ppass[i].q.val()
-                            & (self.prs[i].q.val() <= self.srel_q.q.val())
-                            & (self.srel_q.q.val() <= self.pre[i].q.val())
-                        {
-                            self.ch_v.d.next = true;
-                            self.ch_t.d.next = self.pre[i].q.val();
-                        }
+                for i in 0..RN {
+                    if self.ch_c[i].q.val() {
+                        self.ch_v.d.next = true;
+                        self.ch_t.d.next = self.pre[i].q.val();
                     }
-                    for i in 0..RN {
-                        if self.pv[i].q.val()
-                            & !self.ppass[i].q.val()
-                            & (self.prs[i].q.val() == self.srel_q.q.val())
-                        {
-                            self.ch_v.d.next = true;
-                            self.ch_t.d.next = self.pre[i].q.val();
-                        }
+                }
+                for i in 0..RN {
+                    if self.ch_b[i].q.val() {
+                        self.ch_v.d.next = true;
+                        self.ch_t.d.next = self.pre[i].q.val();
                     }
                 }
             }
