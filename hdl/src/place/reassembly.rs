@@ -105,8 +105,9 @@
 //! One segment is handled at a time; each costs one cycle to decide its path from its first
 //! beat. A segment at the edge then passes at one beat per cycle (`m_axis` one cycle behind
 //! the input slice); when runs are held, five more cycles check which of them it reached. Any
-//! other segment: one beat per cycle into the ring, then six cycles for the table (offsets,
-//! comparisons, sums, the decision's sums, its comparisons, commit); a run read back: one cycle, then one beat per cycle.
+//! other segment: one beat per cycle into the ring, then cycles for the table (offsets,
+//! comparisons, sums, the decision's sums, its comparisons, commit: six for a segment beyond
+//! the edge, five for one overlapping it); a run read back: one cycle, then one beat per cycle.
 //! Before its table work, a segment beyond the edge is located: four cycles after its last
 //! beat, then per try a request, one beat per cycle from the ring (from the candidate to the
 //! segment's end) and the verification path's latency ([`PlaceLocate`]); with Markers on a
@@ -337,13 +338,14 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     lp_oct: DFF<Bits<17>>,
     ch_v: DFF<Bit>,
     // The chain start as the placed FPDU's end less the edge (the locator's `chain_seq` is
-    // the edge plus it); the segment's start less the edge and whether it is inside the ring,
-    // registered with its first beat (state 0) for state 14.
+    // the edge plus it).
     ch_t: DFF<Bits<17>>,
     // State 14's tests per placed entry, registered for state 22's choice: the entry contains
     // or ends at the segment's first octet (`ch_c`), starts there (`ch_b`).
     ch_c: Vec<DFF<Bit>>,
     ch_b: Vec<DFF<Bit>>,
+    // The segment's start less the edge and whether it is inside the ring, registered with
+    // its first beat (state 0) for state 14.
     srel_q: DFF<Bits<17>>,
     s_inring: DFF<Bit>,
     sel_q: DFF<Bit>,
