@@ -117,6 +117,9 @@ pub struct TxFramer<const W: usize, const B: usize> {
     // The ULPDU-octet mask of the beat after the one taken last (bit j: more than j octets
     // remained after it), loaded with ulen.
     vmr: DFF<Bits<W>>,
+    // More than W ULPDU octets remain before the beat after the one taken last (vmr's bit W):
+    // with vmr and the beat's keep it gives the beat's comparisons of ulen with kc.
+    vmx: DFF<Bit>,
     // Whether the input stage is inside a ULPDU (its first beat's mask is applied there).
     i_mid: DFF<Bit>,
     overrun: DFF<Bit>,
@@ -131,6 +134,8 @@ pub struct TxFramer<const W: usize, const B: usize> {
     c_w: Constant<Bits<17>>,
     // 128 + W.
     c_big: Constant<Bits<17>>,
+    // 2W.
+    c_2w: Constant<Bits<17>>,
     /// The ULPDU limit of section 3 ([`golden::mulpdu::ULPDU_MAX`]).
     c_ulpdu_max: Constant<Bits<17>>,
     c_lsh: Vec<Constant<Bits<16>>>,
@@ -206,6 +211,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             ulen: Default::default(),
             ulen_big: Default::default(),
             vmr: Default::default(),
+            vmx: Default::default(),
             i_mid: Default::default(),
             overrun: Default::default(),
             out_left: Default::default(),
@@ -216,6 +222,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             c_ones: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
             c_big: Constant::new(((128 + W) as u64).into()),
+            c_2w: Constant::new(((2 * W) as u64).into()),
             c_ulpdu_max: Constant::new((golden::mulpdu::ULPDU_MAX as u64).into()),
             c_lsh: (0..words).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
@@ -285,6 +292,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             ulen,
             ulen_big,
             vmr,
+            vmx,
             i_mid,
             overrun,
             out_left,
@@ -379,8 +387,13 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.ul.next = self.ulen.q.val();
         self.ol.next = self.out_left.q.val();
         self.ol_last.next = self.ol_le_w.q.val();
-        self.ul_gt_kc.next = self.ulen.q.val() > bit_cast::<17, 8>(self.kc.val());
-        self.ul_lt_kc.next = self.ulen.q.val() < bit_cast::<17, 8>(self.kc.val());
+        // A beat after the first follows a full beat, so vmr (bit j: more than j octets
+        // remain) and vmx (more than W) are exact: fewer remain than the beat has octets when
+        // one of them is outside vmr, more when vmr reaches past them. Masks, not a 17-bit
+        // comparison (the comparison into ulen's reset was mpa_tx_w8's critical path).
+        self.ul_gt_kc.next =
+            ((self.vmr.q.val() & !self.pre.m_axis.keep.val()) != 0) | self.vmx.q.val();
+        self.ul_lt_kc.next = (self.pre.m_axis.keep.val() & !self.vmr.q.val()) != 0;
         self.ul_kc.next = self.ulen.q.val() - bit_cast::<17, 8>(self.kc.val());
         self.ol_next_le_w.next = self.out_left.q.val() <= (self.c_w.val() << 1);
         if self.first.val() {
@@ -473,10 +486,14 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.last_in.next = self.take.val() & self.pre.m_axis.last.val();
         if self.take.val() & !self.drain.q.val() {
             // An input beat of the ULPDU: account its octets.
-            self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
             self.vmr.d.next = self.vm_later.val();
             if self.first.val() {
                 self.vmr.d.next = self.vm_first.val();
+            }
+            // More than W remain after a full beat when more than 2W did before.
+            self.vmx.d.next = self.ulen.q.val() > self.c_2w.val();
+            if self.first.val() {
+                self.vmx.d.next = self.len.val() > self.c_2w.val();
             }
             // ulen_big as vmr: after a full beat, 128 or more remain when 128 + W did before.
             self.ulen_big.d.next = self.ulen.q.val() >= self.c_big.val();
@@ -502,8 +519,16 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
                 self.err_length_q.d.next = true;
             }
         }
-        if self.produce.val() {
+        // The carried octets follow each input beat of the ULPDU taken and each output beat:
+        // (take & !drain) | produce, which reduces to this since busy and drain are never both
+        // set (written out, so that the oversize test is not in the enable's path).
+        if self.out.s_axis.ready.val()
+            & ((self.pre.m_axis.valid.val() & !self.drain.q.val())
+                | (self.busy.q.val() & self.in_done.q.val()))
+        {
             self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
+        }
+        if self.produce.val() {
             if self.first.val() {
                 self.user_q.d.next = self.ufirst.val();
             }
