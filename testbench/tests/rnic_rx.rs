@@ -13,7 +13,9 @@
 //! cannot-invalidate codes, multi-segment messages, a peer's Terminate, the RDMAC version) and
 //! writes at every lane alignment and short length, long writes (256-beat bursts, 4 KiB
 //! boundaries). At W = 8: the register map, a failed memory write, reset with traffic offered,
-//! a connection disabled and restarted, the engines in lockstep.
+//! a connection disabled and restarted, the engines in lockstep. At W = 8 and 64 on Verilator:
+//! one out-of-order segment that fills the placing list (16 FPDUs), around the buffer and
+//! records limits.
 
 use golden::ddp::*;
 use golden::receiver::{Delivery, Event, ReceiverConfig};
@@ -798,6 +800,66 @@ fn out_of_order_cases(engine: Engine, w: usize, all: bool, place: bool) {
             assert_eq!(hw.final_regs[&reg::REASM_PLACED], 9, "{what}: FPDUs 3 to 11 placed");
         }
     }
+}
+
+/// A full placing list: one out-of-order segment that holds exactly as many whole FPDUs as
+/// `PlaceReassembly`'s placing list has entries (16 small Writes, found by header alignment,
+/// Markers on and off), with the buffer beyond the in-order reserve from none to plenty and the
+/// records limit at and below the table's. Each run as [`check_placement`] checks it; with
+/// room for the records every FPDU of the segment is placed out of order. The last entry of
+/// the list is counted in a state of its own (state 21, after state 17's loop): without it
+/// the last FPDU's octets would count as held, and a buffer with no room beyond the reserve
+/// would refuse the segment the golden receiver accepts.
+fn full_placing_list(engine: Engine, w: usize) {
+    use hdl::place::reassembly::RECORD_ENTRIES;
+    let mut sim = sim::place::rnic_rx(engine, w).unwrap();
+    for markers in [false, true] {
+        let cfg0 = crafted_config(markers);
+        let fc = golden::fpdu::FramingConfig { markers, crc: true, offset: 0 };
+        let mut fr = golden::fpdu::Framer::new(fc).unwrap();
+        let (mut wire, mut f) = (Vec::new(), vec![0]);
+        for i in 0..(RECORD_ENTRIES + 8) {
+            let u = write_to(STAG, BASE + 64 * i as u64, &payload(16 + (i % 3) * 4, i as u8), true);
+            fr.frame_into(&u, &mut wire).unwrap();
+            f.push(wire.len());
+        }
+        let n = wire.len();
+        let (a, b) = (f[4], f[4 + RECORD_ENTRIES]);
+        let segs = cut(&cfg0, &wire, &[(a, b), (b, n), (0, a)]);
+        for (budget, records) in [(0, 17), (8, 17), (1 << 20, 17), (0, 16), (1 << 20, 16)] {
+            let mut cfg = cfg0.clone();
+            cfg.records = records;
+            cfg.reassembly_octets = cfg.in_order_reserve() + budget;
+            let what = format!(
+                "w{w} {engine} markers {markers}: {RECORD_ENTRIES} FPDUs in one out-of-order \
+                 segment, budget {budget}, records {records}"
+            );
+            let (hw, g, _) = check_placement(
+                sim.as_mut(),
+                &cfg,
+                &segs,
+                &RnicRunOptions::busy(budget ^ records as u64),
+                &what,
+            );
+            assert_eq!(last_error(&g), None, "{what}");
+            assert_eq!(g.len(), RECORD_ENTRIES + 8, "{what}: every message delivered");
+            let placed = hw.final_regs[&reg::REASM_PLACED] as usize;
+            if records == RECORD_ENTRIES as u32 + 1 {
+                assert_eq!(placed, RECORD_ENTRIES, "{what}: the whole list placed");
+                assert!(hw.verdicts[0].1, "{what}: the segment accepted");
+            }
+        }
+    }
+}
+
+#[test]
+fn full_placing_list_on_verilator_w8() {
+    full_placing_list(Engine::Verilator, 8);
+}
+
+#[test]
+fn full_placing_list_on_verilator_w64() {
+    full_placing_list(Engine::Verilator, 64);
 }
 
 /// Writes of every short length at every lane alignment of the payload, then long ones
