@@ -398,7 +398,8 @@ fn same_as_golden(settings: &TxSettings, ulpdus: &[TxUlpdu], got: &TxRun) -> boo
 /// limit plus the segmenter's latency, so one of the gaps offers it in the very cycle the first
 /// one's segment is closed. Every run's segments are the golden model's with the first FPDU
 /// either not pushed (both in one segment) or pushed (closed by the limit): nothing lost,
-/// duplicated or merged into a closed segment; and the sweep crosses from one to the other.
+/// duplicated or merged into a closed segment; and the sweep crosses from one to the other once
+/// (every gap below the crossing merges, every gap from it on is closed).
 #[test]
 fn idle_limit_boundary_keeps_every_fpdu_at_every_width_on_both_engines() {
     let limit = 20u64;
@@ -407,6 +408,7 @@ fn idle_limit_boundary_keeps_every_fpdu_at_every_width_on_both_engines() {
         for engine in Engine::ALL {
             let mut sim = mpa_tx(engine, w, None).unwrap();
             let (mut merged, mut closed) = (0, 0);
+            let mut first_closed = None;
             for gap in 0..(limit as usize + 40) {
                 let u =
                     vec![TxUlpdu::new(vec![0x11; 100], false), TxUlpdu::new(vec![0x22; 60], true)];
@@ -419,8 +421,13 @@ fn idle_limit_boundary_keeps_every_fpdu_at_every_width_on_both_engines() {
                 let got = run_tx(sim.as_mut(), &s, &u, &opts).unwrap();
                 let pushed = vec![TxUlpdu { push: true, ..u[0].clone() }, u[1].clone()];
                 if same_as_golden(&s, &u, &got) {
+                    assert_eq!(
+                        first_closed, None,
+                        "{engine} W={w} gap {gap}: merged after a shorter gap was closed"
+                    );
                     merged += 1;
                 } else {
+                    first_closed.get_or_insert(gap);
                     assert!(
                         same_as_golden(&s, &pushed, &got),
                         "{engine} W={w} gap {gap}: segments {:?} are neither golden outcome",

@@ -193,8 +193,9 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     seq_inc: DFF<Bits<6>>,
     seg_seq: DFF<Bits<32>>,
     seg_first: DFF<Bit>,
-    // Idle limit: quiet cycles counted, the limit reached (registered).
-    idle_cnt: DFF<Bits<16>>,
+    // Idle limit: quiet cycles still to go (loaded with cfg_idle while not quiet, counted down
+    // to 0 while quiet), the limit reached (registered).
+    idle_left: DFF<Bits<16>>,
     idle_hit: DFF<Bit>,
     // Constants.
     c_ones_w: Constant<Bits<W>>,
@@ -341,7 +342,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             seq_inc: Default::default(),
             seg_seq: Default::default(),
             seg_first: Default::default(),
-            idle_cnt: Default::default(),
+            idle_left: Default::default(),
             idle_hit: Default::default(),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
@@ -481,7 +482,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             seq_inc,
             seg_seq,
             seg_first,
-            idle_cnt,
+            idle_left,
             idle_hit
         );
         self.head.clock.next = self.clock.val();
@@ -561,15 +562,18 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // still empty, so the flush needs only pend (it stays off the pipeline's valid bits and
         // the input's). An FPDU offered in that very cycle opens the next segment.
         self.flush.next = self.idle_hit.q.val() & self.pend.q.val();
-        self.idle_cnt.d.next = 0.into();
+        // The count goes down from cfg_idle, so the limit is "at most one left" (a zero test of
+        // the upper 15 bits) instead of an increment and a 16-bit comparison (mpa_tx_w4's
+        // critical path, 6.7 ns).
+        self.idle_left.d.next = self.cfg_idle.val();
         self.idle_hit.d.next = false;
         if self.quiet.val() {
-            self.idle_cnt.d.next = self.idle_cnt.q.val();
-            if !self.idle_cnt.q.val().all() {
-                self.idle_cnt.d.next = self.idle_cnt.q.val() + 1;
+            self.idle_left.d.next = self.idle_left.q.val();
+            if self.idle_left.q.val().any() {
+                self.idle_left.d.next = self.idle_left.q.val() - 1;
             }
             self.idle_hit.d.next =
-                self.cfg_idle.val().any() & (self.idle_cnt.q.val() + 1 >= self.cfg_idle.val());
+                self.cfg_idle.val().any() & ((self.idle_left.q.val() >> 1) == 0);
         }
         // Step A: acc goes out when it must: a closed segment's end, a full beat, the end of
         // an FPDU once the next FPDU shows whether it fits, or at the idle limit.
@@ -867,7 +871,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.rot_amt.d.next = 0.into();
             self.adjusted.d.next = false;
             self.over_q.d.next = false;
-            self.idle_cnt.d.next = 0.into();
+            self.idle_left.d.next = self.cfg_idle.val();
             self.idle_hit.d.next = false;
         }
     }
