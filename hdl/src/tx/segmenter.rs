@@ -48,8 +48,7 @@
 //! ### Latency and throughput
 //! Six cycles from an input beat to its output beat when the segment goes on (F1, F2, F2b, F3,
 //! the head slice, the output queue). `m_axis` comes from a two-slot queue: a 2:1 multiplexer of
-//! registers ([`crate::stream_outq::StreamOutQ`], with its `ready` a register of its own, since the
-//! emit decisions start from it). The datapath moves one fragment per cycle: the output has one beat
+//! registers ([`crate::stream_outq::StreamOutQ`]). The datapath moves one fragment per cycle: the output has one beat
 //! per cycle while a segment holds one FPDU; FPDUs packed into one segment share beats, so the
 //! output then has fewer beats than the cycles the FPDUs took (each FPDU is whole beats inside
 //! the transmit path). One more cycle is spent where a segment is closed because the next FPDU
