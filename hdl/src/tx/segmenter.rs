@@ -276,7 +276,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             m_axis: StreamSource::new(),
             oversize: Default::default(),
             head: StreamSkid::loading_while_empty(),
-            out: StreamOutQ::with_registered_ready(),
+            out: StreamOutQ::new(),
             in_mid: Default::default(),
             ipos_zero: Default::default(),
             ipos_m2: Default::default(),
