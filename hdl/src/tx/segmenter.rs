@@ -571,8 +571,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             if self.idle_left.q.val().any() {
                 self.idle_left.d.next = self.idle_left.q.val() - 1;
             }
-            self.idle_hit.d.next =
-                self.cfg_idle.val().any() & ((self.idle_left.q.val() >> 1) == 0);
+            self.idle_hit.d.next = self.cfg_idle.val().any() & ((self.idle_left.q.val() >> 1) == 0);
         }
         // Step A: acc goes out when it must: a closed segment's end, a full beat, the end of
         // an FPDU once the next FPDU shows whether it fits, or at the idle limit.
