@@ -160,11 +160,17 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     // total - W (9 bits, two's complement): its sign is "not full", its value acc's count
     // after a full beat; one adder beside total's, no comparison after it.
     tmw: Signal<Local, Bits<9>>,
-    a_eff9: Signal<Local, Bits<9>>,
+    am9: Signal<Local, Bits<9>>,
+    tmw_a: Signal<Local, Bits<9>>,
+    tmw_m: Signal<Local, Bits<9>>,
+    total_a: Signal<Local, Bits<8>>,
+    total_m: Signal<Local, Bits<8>>,
+    word_in: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     gb: Gearbox<B>,
     rem_src: Signal<Local, Bits<B>>,
-    rem_n: Signal<Local, Bits<8>>,
+    rem_hit: Vec<Signal<Local, Bit>>,
+    acc_next: Signal<Local, Bits<B>>,
     rem_word: Signal<Local, Bits<32>>,
     emit: Signal<Local, Bit>,
     o_bytes: Signal<Local, Bits<8>>,
@@ -253,11 +259,17 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             fin: Default::default(),
             total: Default::default(),
             tmw: Default::default(),
-            a_eff9: Default::default(),
+            am9: Default::default(),
+            tmw_a: Default::default(),
+            tmw_m: Default::default(),
+            total_a: Default::default(),
+            total_m: Default::default(),
+            word_in: Default::default(),
             full: Default::default(),
             gb: Gearbox::new("RxRealigner", 8),
             rem_src: Default::default(),
-            rem_n: Default::default(),
+            rem_hit: (0..W / 4).map(|_| Default::default()).collect(),
+            acc_next: Default::default(),
             rem_word: Default::default(),
             emit: Default::default(),
             o_bytes: Default::default(),
@@ -429,14 +441,28 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                 self.err_q.d.next = !self.seq_ok.val() & !self.old.val() & !self.done.q.val();
             }
         }
-        // The beat's octets after acc's a octets.
-        self.total.next = self.a_eff.val() + self.k.val();
-        // a_eff is signed (am = a - lanes may be below 0; total is not): sign-extended.
-        self.a_eff9.next = bit_cast::<9, 8>(self.a_eff.val());
-        if self.a_eff.val().get_bit(7) {
-            self.a_eff9.next = bit_cast::<9, 8>(self.a_eff.val()) | 0x100;
+        // The beat's octets after acc's a octets, and that less W (its sign: the beat fills
+        // one), each summed for both values a_eff can take (a, or am while a partial skip
+        // applies) beside the choice, so no adder follows it.
+        self.total_a.next = self.a.q.val() + self.k.val();
+        self.total_m.next = self.am.q.val() + self.k.val();
+        // am is signed (a - lanes may be below 0; total is not): sign-extended. a <= W.
+        self.am9.next = bit_cast::<9, 8>(self.am.q.val());
+        if self.am.q.val().get_bit(7) {
+            self.am9.next = bit_cast::<9, 8>(self.am.q.val()) | 0x100;
         }
-        self.tmw.next = self.a_eff9.val() + self.p_user.val().get_value_align_in_octets_mw();
+        self.tmw_a.next =
+            bit_cast::<9, 8>(self.a.q.val()) + self.p_user.val().get_value_align_in_octets_mw();
+        self.tmw_m.next = self.am9.val() + self.p_user.val().get_value_align_in_octets_mw();
+        // A whole word among them (total >= 4) is tested beside the choice as well.
+        self.total.next = self.total_a.val();
+        self.tmw.next = self.tmw_a.val();
+        self.word_in.next = (self.total_a.val() >> 2) != 0;
+        if self.partial.val() {
+            self.total.next = self.total_m.val();
+            self.tmw.next = self.tmw_m.val();
+            self.word_in.next = (self.total_m.val() >> 2) != 0;
+        }
         self.full.next = !self.tmw.val().get_bit(8);
         // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
         self.gb.data.next = self.pre.m_axis.data.val();
@@ -445,16 +471,24 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.gb.hold.next = self.a.q.val();
         // The incomplete word left after a segment's whole words go out: word rem_n / 4 of the
         // source (merged, or acc when flushing), moved to lane 0.
+        // The word's lane is decoded for each count it can come from (total for a or for am,
+        // a when flushing) beside the choice, which then selects one-hot.
         self.rem_src.next = self.gb.merged.val();
-        self.rem_n.next = self.total.val();
         if self.flush.q.val() {
             self.rem_src.next = self.acc.q.val();
-            self.rem_n.next = self.a.q.val();
         }
         self.rem_word.next = 0.into();
         for j in 0..(W / 4) {
-            if (self.rem_n.val() >> 2) == self.c_lane[j].val() {
-                self.rem_word.next = self.rem_src.val().get_bits::<32>(j * 32);
+            self.rem_hit[j].next = (self.total_a.val() >> 2) == self.c_lane[j].val();
+            if self.partial.val() {
+                self.rem_hit[j].next = (self.total_m.val() >> 2) == self.c_lane[j].val();
+            }
+            if self.flush.q.val() {
+                self.rem_hit[j].next = (self.a.q.val() >> 2) == self.c_lane[j].val();
+            }
+            if self.rem_hit[j].val() {
+                self.rem_word.next =
+                    self.rem_word.val() | self.rem_src.val().get_bits::<32>(j * 32);
             }
         }
         // What goes out: a full beat; a segment's last whole words; a flush of acc's words.
@@ -478,7 +512,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                     self.o_fin.next = self.fin.val();
                 }
             } else if self.pre.m_axis.last.val() {
-                self.emit.next = (self.total.val() >= 4) | self.fin.val();
+                self.emit.next = self.word_in.val() | self.fin.val();
                 self.o_bytes.next = self.total.val() & 0xFC;
                 self.o_fin.next = self.fin.val();
                 self.o_lost.next = self.fin.val() & ((self.total.val() & 3) != 0);
@@ -496,11 +530,23 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.out.s_axis.user.next = 0.into();
         self.out.s_axis.user.next.set_value_rx_word_fin(self.o_fin.val());
         self.out.s_axis.user.next.set_value_rx_word_lost(self.o_lost.val());
-        // State.
+        // State. acc's next value: the merged beat, the incomplete word (a flush, a segment's
+        // last beat), or the rotated beat after a full one; `full` chooses last, so that it
+        // (an adder's sign) only drives the final selection (flush and use_beat exclude each
+        // other).
+        self.acc_next.next = self.gb.merged.val();
+        if self.flush.q.val() | self.pre.m_axis.last.val() {
+            self.acc_next.next = bit_cast::<B, 32>(self.rem_word.val());
+        }
+        if !self.flush.q.val() & self.full.val() {
+            self.acc_next.next = self.gb.rot.val();
+        }
+        if (self.flush.q.val() & self.emit.val()) | self.use_beat.val() {
+            self.acc.d.next = self.acc_next.val();
+        }
         if self.flush.q.val() {
             if self.emit.val() {
                 self.flush.d.next = false;
-                self.acc.d.next = bit_cast::<B, 32>(self.rem_word.val());
                 self.a.d.next = self.a.q.val() & 3;
                 if self.flush_fin.q.val() {
                     self.done.d.next = true;
@@ -509,7 +555,6 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         } else if self.use_beat.val() {
             self.exp_seq.d.next = self.exp_seq.q.val() + bit_cast::<32, 8>(self.keff.val());
             if self.full.val() {
-                self.acc.d.next = self.gb.rot.val();
                 self.a.d.next = bit_cast::<8, 9>(self.tmw.val());
                 // A segment's end with whole words still in acc: flush them next cycle.
                 if self.pre.m_axis.last.val() & (self.tmw.val() != 0) {
@@ -520,13 +565,11 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                     self.done.d.next = true;
                 }
             } else if self.pre.m_axis.last.val() {
-                self.acc.d.next = bit_cast::<B, 32>(self.rem_word.val());
                 self.a.d.next = self.total.val() & 3;
                 if self.fin.val() {
                     self.done.d.next = true;
                 }
             } else {
-                self.acc.d.next = self.gb.merged.val();
                 self.a.d.next = self.total.val();
             }
         } else if self.take.val() & !self.done.q.val() & self.fin.val() {

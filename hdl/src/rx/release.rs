@@ -108,7 +108,14 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     ends: Signal<Local, Bit>,
     bad: Signal<Local, Bit>,
     occ: Signal<Local, Bits<16>>,
+    occ1: Signal<Local, Bits<16>>,
     push: Signal<Local, Bit>,
+    room0: Signal<Local, Bit>,
+    room1: Signal<Local, Bit>,
+    room: Signal<Local, Bit>,
+    dok0: Signal<Local, Bit>,
+    dok1: Signal<Local, Bit>,
+    dok: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     // Read side.
     d_user: Signal<Local, Bits<DESC_USER>>,
@@ -160,7 +167,14 @@ impl<const W: usize, const B: usize, const A: usize> RxRelease<W, B, A> {
             ends: Default::default(),
             bad: Default::default(),
             occ: Default::default(),
+            occ1: Default::default(),
             push: Default::default(),
+            room0: Default::default(),
+            room1: Default::default(),
+            room: Default::default(),
+            dok0: Default::default(),
+            dok1: Default::default(),
+            dok: Default::default(),
             pop: Default::default(),
             d_user: Default::default(),
             push_user: Default::default(),
@@ -286,10 +300,14 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         }
 
         // ---- Room: beats (conservative by the reads of this cycle) and descriptors. ----
+        // Both outcomes of this cycle's write (occupancy + 0 or + 1) and descriptor push are
+        // compared beside the handshake, which only chooses: no adder after it.
         self.occ.next = self.wr.q.val() - self.rd.q.val();
-        if self.take.val() & !self.dead.q.val() {
-            self.occ.next = self.occ.val() + 1;
-        }
+        self.room0.next = self.occ.val() < self.c_cap.val();
+        self.occ1.next = self.occ.val() + 1;
+        self.room1.next = self.occ1.val() < self.c_cap.val();
+        self.dok0.next = self.dcnt.q.val() < 30;
+        self.dok1.next = self.dcnt.q.val() < 29;
         self.dcnt.d.next = self.dcnt.q.val();
         if self.push.val() & !self.pop.val() {
             self.dcnt.d.next = self.dcnt.q.val() + 1;
@@ -297,9 +315,15 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         if !self.push.val() & self.pop.val() {
             self.dcnt.d.next = self.dcnt.q.val() - 1;
         }
-        self.ready_q.d.next = (self.occ.val() < self.c_cap.val())
-            & (bit_cast::<16, 6>(self.dcnt.q.val()) + bit_cast::<16, 1>(self.push.val().into())
-                < 30);
+        self.room.next = self.room0.val();
+        if self.take.val() & !self.dead.q.val() {
+            self.room.next = self.room1.val();
+        }
+        self.dok.next = self.dok0.val();
+        if self.push.val() {
+            self.dok.next = self.dok1.val();
+        }
+        self.ready_q.d.next = self.room.val() & self.dok.val();
 
         // Reset.
         if self.rst.val() {
