@@ -11,9 +11,11 @@
 //! with code 1.
 //!
 //! ```text
-//!  head beat words [s, n) ──► header cycle (per FPDU): L -> rem = P, rotation set
+//!  head beat words [s, n) ──► header cycle (unless chained): L -> rem = P, rotation set
 //!                        └──► fragment cycles: [s, e) with e = s + rem + (Marker inside?),
-//!                             or [s, n) and rem -= words that are not Markers
+//!                             or [s, n) and rem -= words that are not Markers; a last
+//!                             fragment that empties acc reads the next header at lane e
+//!                             (or lane 0 of the next beat): chained, no header cycle
 //!  fragments ─► acc (c words) + fragment rotated by c - s ─► full beats, the FPDU's last beat
 //! ```
 //! The rotation and merge are the shared [`crate::gearbox::Gearbox`] on 4-octet words.
@@ -40,20 +42,30 @@
 //!
 //! ### Latency and throughput
 //! Three cycles from a word in to the same word out when nothing waits (input register, header
-//! or fragment cycle, output queue). One fragment per cycle plus one header cycle per FPDU: an
-//! FPDU spanning k beats takes k + 1 cycles (k + 2 when it starts with a Marker that is the last
-//! word of a beat). The error packet of a ULPDU_Length above the limit leaves one cycle after its
-//! header cycle.
+//! or fragment cycle, output queue). One fragment per cycle. An FPDU's header is read in the
+//! cycle its predecessor's last fragment is taken ("chained": no cycle of its own) when that
+//! fragment leaves nothing in acc and the header is in the head beat or in lane 0 of the next
+//! one (the head slice's second entry or the beat offered now); otherwise it takes a header
+//! cycle: the first FPDU, one after an FPDU whose last beat is left in acc, one that starts with
+//! a Marker (k + 2 cycles when that Marker is the last word of a beat), one whose ULPDU_Length is
+//! above the limit. So an FPDU spanning k beats takes k cycles
+//! when chained, else k + 1; one FPDU per segment at 64 octets runs at 0.995 beats per cycle or
+//! more at every W (`mpa_rx` rate test). Several FPDUs in one beat take one cycle each. The
+//! error packet of a ULPDU_Length above the limit leaves one cycle after its header cycle.
 //!
 //! ### Timing
 //! The Markers setting in use is a register (no selection before the Marker decisions), and
 //! each choice of fragment length comes with its own "beat full" flags and `keep` mask, worked
 //! out beside the choice, so no comparison or decoder follows it. The head beat's words not yet
 //! taken (`avail`) are a register too: the word count of the beat the head slice presents next
-//! when the beat goes, else the count less this cycle's words.Whether the next Marker comes before
-//! the FPDU's end (`rem > to_mk`) is a register as well, updated from registers beside the
+//! when the beat goes, else the count less this cycle's words. Whether the next Marker comes
+//! before the FPDU's end (`rem > to_mk`) is a register as well, updated from registers beside the
 //! decision, and the words left after a fragment are `rem - avail` (plus a Marker), whatever
-//! the fragment's length (after the FPDU's last fragment `rem` is not used again).
+//! the fragment's length (after the FPDU's last fragment `rem` is not used again). For chaining,
+//! every lane's header candidate (P and the limit check) is worked out from the input beat and
+//! kept beside it in the head slice, and each lane's Marker test from registers, so the lane
+//! after the last fragment only selects one; for lane 0 of the beat offered now, the Marker
+//! test compares ULPDU_Length itself with a threshold from registers (no adder after the beat).
 //!
 //! ### Reset
 //! `rst` loads the position and sequence number, and starts at an FPDU boundary.
@@ -97,6 +109,12 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     // position, its sequence number.
     s: DFF<Bits<6>>,
     to_mk: DFF<Bits<7>>,
+    // to_mk + s: words from the head beat's lane 0 to the next Marker position.
+    to_mk0: DFF<Bits<7>>,
+    // to_mk - avail (words from the head beat's end to the next Marker position), and that
+    // less 2: registers, for the Marker test of a header at the next beat's lane 0.
+    te: DFF<Bits<7>>,
+    te_m2: DFF<Bits<7>>,
     seq: DFF<Bits<32>>,
     // Words taken in the cycle before: seq lags by them (its adder is not after the decision).
     wu_r: DFF<Bits<7>>,
@@ -105,6 +123,17 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     // entry (a copy of what the slice holds, loaded whenever that entry is free).
     avail_r: DFF<Bits<6>>,
     skid_n: DFF<Bits<6>>,
+    // Each lane's header candidate (P = (L + 9) / 4 of the lane's first two octets, and
+    // whether L is within the limit), worked out from the input beat and kept beside it in
+    // the head slice's entries (copies, loaded as the slice loads its beats): `hd_m*` the main
+    // entry's, `hd_s*` the second entry's.
+    hd_mp: Vec<DFF<Bits<16>>>,
+    hd_mok: Vec<DFF<Bit>>,
+    hd_sp: Vec<DFF<Bits<16>>>,
+    hd_sok: Vec<DFF<Bit>>,
+    // Lane 0's ULPDU_Length in the head slice's second entry (for the Marker test of a header
+    // read at the next beat's lane 0).
+    hd_slen0: DFF<Bits<16>>,
     // FPDU state: in its body (rem known), its leading Marker taken (header next), the header
     // cycle done (rotation set), after the end.
     in_body: DFF<Bit>,
@@ -123,6 +152,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     // The Markers setting in use: the open FPDU's, else cfg_markers of the cycle before.
     mk_on: DFF<Bit>,
     fuser: DFF<Bits<RX_FPDU_USER>>,
+    // The FPDU opened in the cycle before by a header read beside its predecessor's end: its
+    // sideband is this cycle's new_user (fuser is loaded with it now).
+    ch_q: DFF<Bit>,
     // Gearbox.
     acc_m: DFF<Bits<B>>,
     acc_r: DFF<Bits<B>>,
@@ -141,8 +173,14 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     c_lane7: Vec<Constant<Bits<7>>>,
     c_wkeep: Vec<Constant<Bits<W>>>,
     c_words7: Constant<Bits<7>>,
+    c_words7m1: Constant<Bits<7>>,
     // Input stage.
     i_n: Signal<Local, Bits<6>>,
+    i_hw: Vec<Signal<Local, Bits<16>>>,
+    i_len: Vec<Signal<Local, Bits<16>>>,
+    i_p: Vec<Signal<Local, Bits<16>>>,
+    i_ok: Vec<Signal<Local, Bit>>,
+    hd_load: Signal<Local, Bit>,
     // Core.
     n_next: Signal<Local, Bits<6>>,
     h_fin: Signal<Local, Bit>,
@@ -151,11 +189,12 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     avail: Signal<Local, Bits<6>>,
     markers: Signal<Local, Bit>,
     lead: Signal<Local, Bit>,
-    word_s: Signal<Local, Bits<32>>,
-    word_s1: Signal<Local, Bits<32>>,
+    p_s: Signal<Local, Bits<16>>,
+    ok_s: Signal<Local, Bit>,
+    p_s1: Signal<Local, Bits<16>>,
+    ok_s1: Signal<Local, Bit>,
     hdr_in: Signal<Local, Bit>,
-    hword: Signal<Local, Bits<32>>,
-    len: Signal<Local, Bits<16>>,
+    hdr_p: Signal<Local, Bits<16>>,
     go: Signal<Local, Bit>,
     t_end: Signal<Local, Bit>,
     t_hdr: Signal<Local, Bit>,
@@ -163,10 +202,6 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     t_lfrag: Signal<Local, Bit>,
     t_frag: Signal<Local, Bit>,
     hdr_ok: Signal<Local, Bit>,
-    len0: Signal<Local, Bits<16>>,
-    len1: Signal<Local, Bits<16>>,
-    ok0: Signal<Local, Bit>,
-    ok1: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     open_fpdu: Signal<Local, Bit>,
     open_next: Signal<Local, Bit>,
@@ -175,7 +210,6 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     rem_lt: Signal<Local, Bit>,
     hdr_mbe: Signal<Local, Bit>,
     mbe_after_mk: Signal<Local, Bit>,
-    thr: Signal<Local, Bits<16>>,
     rem_small: Signal<Local, Bit>,
     rem_p1_eq: Signal<Local, Bit>,
     k_all: Signal<Local, Bit>,
@@ -219,6 +253,27 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     words_used: Signal<Local, Bits<7>>,
     seq_now: Signal<Local, Bits<32>>,
     pos: Signal<Local, Bits<32>>,
+    // The next FPDU's header read in the cycle its predecessor's last fragment is taken.
+    ch_e0: Signal<Local, Bits<6>>,
+    ch_e1: Signal<Local, Bits<6>>,
+    ch_hit: Vec<Signal<Local, Bit>>,
+    ch_good: Signal<Local, Bit>,
+    ch_good_nb: Signal<Local, Bit>,
+    ch_at_end: Signal<Local, Bit>,
+    ch_okj: Vec<Signal<Local, Bit>>,
+    ch_tms: Signal<Local, Bits<16>>,
+    ch_tomkj: Vec<Signal<Local, Bits<16>>>,
+    ch_mbej: Vec<Signal<Local, Bit>>,
+    ch_p_nb: Signal<Local, Bits<16>>,
+    ch_ok_nb: Signal<Local, Bit>,
+    ch_mbe_nb: Signal<Local, Bit>,
+    ch_q2_nb: Signal<Local, Bits<16>>,
+    ch_len_nb: Signal<Local, Bits<16>>,
+    ch_p: Signal<Local, Bits<16>>,
+    ch_mbe: Signal<Local, Bit>,
+    c_lane16: Vec<Constant<Bits<16>>>,
+    fuser_now: Signal<Local, Bits<RX_FPDU_USER>>,
+    chain: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const B: usize> RxDelineator<W, B> {
@@ -242,25 +297,28 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             out: StreamOutQ::new(),
             s: Default::default(),
             to_mk: Default::default(),
+            to_mk0: Default::default(),
+            te: Default::default(),
+            te_m2: Default::default(),
             seq: Default::default(),
             wu_r: Default::default(),
             avail_r: Default::default(),
             skid_n: Default::default(),
+            hd_mp: (0..words).map(|_| Default::default()).collect(),
+            hd_mok: (0..words).map(|_| Default::default()).collect(),
+            hd_sp: (0..words).map(|_| Default::default()).collect(),
+            hd_sok: (0..words).map(|_| Default::default()).collect(),
+            hd_slen0: Default::default(),
             in_body: Default::default(),
             lead_prep: Default::default(),
             lead_done: Default::default(),
             dead: Default::default(),
             bad_len: Default::default(),
             err2_r: Default::default(),
-            len0: Default::default(),
-            len1: Default::default(),
-            ok0: Default::default(),
-            ok1: Default::default(),
             rem: Default::default(),
             mk_before_end: Default::default(),
             hdr_mbe: Default::default(),
             mbe_after_mk: Default::default(),
-            thr: Default::default(),
             mk_on: Default::default(),
             fuser: Default::default(),
             acc_m: Default::default(),
@@ -280,7 +338,13 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
                 .map(|k| Constant::new(Bits::<W>::from(0xFu64 << (4 * k))))
                 .collect(),
             c_words7: Constant::new((words as u64).into()),
+            c_words7m1: Constant::new(((words - 1) as u64).into()),
             i_n: Default::default(),
+            i_hw: (0..words).map(|_| Default::default()).collect(),
+            i_len: (0..words).map(|_| Default::default()).collect(),
+            i_p: (0..words).map(|_| Default::default()).collect(),
+            i_ok: (0..words).map(|_| Default::default()).collect(),
+            hd_load: Default::default(),
             n_next: Default::default(),
             h_fin: Default::default(),
             h_lost: Default::default(),
@@ -288,11 +352,12 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             avail: Default::default(),
             markers: Default::default(),
             lead: Default::default(),
-            word_s: Default::default(),
-            word_s1: Default::default(),
+            p_s: Default::default(),
+            ok_s: Default::default(),
+            p_s1: Default::default(),
+            ok_s1: Default::default(),
             hdr_in: Default::default(),
-            hword: Default::default(),
-            len: Default::default(),
+            hdr_p: Default::default(),
             go: Default::default(),
             t_end: Default::default(),
             t_hdr: Default::default(),
@@ -349,6 +414,27 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             words_used: Default::default(),
             seq_now: Default::default(),
             pos: Default::default(),
+            ch_e0: Default::default(),
+            ch_e1: Default::default(),
+            ch_hit: (0..words).map(|_| Default::default()).collect(),
+            ch_good: Default::default(),
+            ch_good_nb: Default::default(),
+            ch_at_end: Default::default(),
+            ch_okj: (0..words).map(|_| Default::default()).collect(),
+            ch_tms: Default::default(),
+            ch_tomkj: (0..words).map(|_| Default::default()).collect(),
+            ch_mbej: (0..words).map(|_| Default::default()).collect(),
+            ch_p_nb: Default::default(),
+            ch_ok_nb: Default::default(),
+            ch_mbe_nb: Default::default(),
+            ch_q2_nb: Default::default(),
+            ch_len_nb: Default::default(),
+            ch_p: Default::default(),
+            ch_mbe: Default::default(),
+            c_lane16: (0..words).map(|k| Constant::new((k as u64).into())).collect(),
+            fuser_now: Default::default(),
+            ch_q: Default::default(),
+            chain: Default::default(),
         }
     }
 }
@@ -367,6 +453,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             clock,
             s,
             to_mk,
+            to_mk0,
+            te,
+            te_m2,
             seq,
             wu_r,
             avail_r,
@@ -381,6 +470,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             mk_before_end,
             mk_on,
             fuser,
+            ch_q,
             acc_m,
             acc_r,
             acc_use_r,
@@ -403,15 +493,44 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.m_axis.valid.next = self.out.m_axis.valid.val();
         self.out.m_axis.ready.next = self.m_axis.ready.val();
 
-        // ---- Input register: the beat and its word count. ----
+        // ---- Input stage: the beat, its word count, each lane's header candidate. ----
         self.kw.keep.next = self.s_axis.keep.val();
         self.i_n.next = self.kw.words.val();
+        for j in 0..(W / 4) {
+            // ULPDU_Length if an FPDU starts at lane j: big-endian, octet 4j the high octet.
+            self.i_hw[j].next = self.s_axis.data.val().get_bits::<16>(j * 32);
+            self.i_len[j].next =
+                ((self.i_hw[j].val() & 0xFF) << 8) | ((self.i_hw[j].val() >> 8) & 0xFF);
+            self.i_p[j].next = (self.i_len[j].val() + 9) >> 2;
+            self.i_ok[j].next = (self.i_len[j].val() <= self.cfg_max_ulpdu.val())
+                & (self.i_len[j].val() <= self.c_ulpdu_max.val());
+        }
         self.head.s_axis.data.next = self.s_axis.data.val();
         self.head.s_axis.keep.next = self.s_axis.keep.val();
         self.head.s_axis.user.next = self.s_axis.user.val();
         self.head.s_axis.last.next = self.s_axis.last.val();
         self.head.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.head.s_axis.ready.val();
+        // The candidates follow their beats through the head slice (each entry's copy loads as
+        // the entry does: the main entry when it is free or taken, from the second entry if
+        // that is full, else from the input; the second entry whenever it is empty).
+        self.hd_slen0.clock.next = self.clock.val();
+        self.hd_slen0.d.next = self.hd_slen0.q.val();
+        if self.head.s_axis.ready.val() {
+            self.hd_slen0.d.next = self.i_len[0].val();
+        }
+        for j in 0..(W / 4) {
+            self.hd_mp[j].clock.next = self.clock.val();
+            self.hd_mok[j].clock.next = self.clock.val();
+            self.hd_sp[j].clock.next = self.clock.val();
+            self.hd_sok[j].clock.next = self.clock.val();
+            self.hd_sp[j].d.next = self.hd_sp[j].q.val();
+            self.hd_sok[j].d.next = self.hd_sok[j].q.val();
+            if self.head.s_axis.ready.val() {
+                self.hd_sp[j].d.next = self.i_p[j].val();
+                self.hd_sok[j].d.next = self.i_ok[j].val();
+            }
+        }
 
         // ---- The head beat. ----
         self.h_v.next = self.head.m_axis.valid.val();
@@ -422,30 +541,32 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // A register: the open FPDU's setting, or cfg_markers one cycle late (the setting is
         // sampled when an FPDU opens).
         self.markers.next = self.mk_on.q.val();
-        // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken). Both words
-        // are selected beside the Marker decision, and the header is in the beat when
-        // avail > lead (no adder after the decision).
+        // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken). Both
+        // lanes' candidates (P and the limit check, worked out before the input slice) are
+        // selected beside the Marker decision, and the header is in the beat when avail > lead
+        // (no adder after the decision).
         self.lead.next = self.markers.val() & (self.to_mk.q.val() == 0) & !self.lead_done.q.val();
-        self.word_s.next = 0.into();
+        self.p_s.next = 0.into();
+        self.ok_s.next = false;
         for j in 0..(W / 4) {
             if self.s.q.val() == self.c_lane[j].val() {
-                self.word_s.next = self.head.m_axis.data.val().get_bits::<32>(j * 32);
+                self.p_s.next = self.hd_mp[j].q.val();
+                self.ok_s.next = self.hd_mok[j].q.val();
             }
         }
-        self.word_s1.next = 0.into();
+        self.p_s1.next = 0.into();
+        self.ok_s1.next = false;
         for j in 0..(W / 4 - 1) {
             if self.s.q.val() == self.c_lane[j].val() {
-                self.word_s1.next = self.head.m_axis.data.val().get_bits::<32>(j * 32 + 32);
+                self.p_s1.next = self.hd_mp[j + 1].q.val();
+                self.ok_s1.next = self.hd_mok[j + 1].q.val();
             }
         }
-        self.hword.next = self.word_s.val();
+        self.hdr_p.next = self.p_s.val();
         if self.lead.val() {
-            self.hword.next = self.word_s1.val();
+            self.hdr_p.next = self.p_s1.val();
         }
         self.hdr_in.next = self.avail.val() > bit_cast::<6, 1>(self.lead.val().into());
-        // ULPDU_Length, big-endian: octet 0 (bits 7:0) is the high octet.
-        self.len.next = (bit_cast::<16, 32>(self.hword.val() & 0xFF) << 8)
-            | bit_cast::<16, 32>((self.hword.val() >> 8) & 0xFF);
         // What this cycle does with the head beat (at most one thing; nothing unless the output
         // can take a beat, so the gearbox's rotation and emissions stay in step):
         // - t_end: the beat is exhausted (or a null beat): FIN decides the stream's end;
@@ -475,19 +596,11 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             & !self.closing.q.val();
         self.t_frag.next =
             self.go.val() & self.in_body.q.val() & (self.avail.val() != 0) & !self.closing.q.val();
-        // ULPDU_Length within the limit, for both header positions (lane s, s + 1), each as two
-        // comparisons side by side; the leading-Marker choice comes after them.
-        self.len0.next = (bit_cast::<16, 32>(self.word_s.val() & 0xFF) << 8)
-            | bit_cast::<16, 32>((self.word_s.val() >> 8) & 0xFF);
-        self.len1.next = (bit_cast::<16, 32>(self.word_s1.val() & 0xFF) << 8)
-            | bit_cast::<16, 32>((self.word_s1.val() >> 8) & 0xFF);
-        self.ok0.next = (self.len0.val() <= self.cfg_max_ulpdu.val())
-            & (self.len0.val() <= self.c_ulpdu_max.val());
-        self.ok1.next = (self.len1.val() <= self.cfg_max_ulpdu.val())
-            & (self.len1.val() <= self.c_ulpdu_max.val());
-        self.hdr_ok.next = self.ok0.val();
+        // ULPDU_Length within the limit, for both header positions (lane s, s + 1); the
+        // leading-Marker choice comes after them.
+        self.hdr_ok.next = self.ok_s.val();
         if self.lead.val() {
-            self.hdr_ok.next = self.ok1.val();
+            self.hdr_ok.next = self.ok_s1.val();
         }
         // In the body: the FPDU ends rem + inc words after lane s; a Marker at to_mk is inside
         // the FPDU when it comes before the last body word.
@@ -516,11 +629,13 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // follows it.
         self.gt_avail.next = self.t_avail.val() > self.c_words7.val();
         self.gt_end0.next = self.t_end0.val() > self.c_words7.val();
-        self.gt_end1.next = self.t_end1.val() > self.c_words7.val();
+        // c + rem + 1 against a constant is c + rem against that constant less one: the "+ 1"
+        // choice compares t_end0 too (no second adder before the comparisons).
+        self.gt_end1.next = self.t_end0.val() >= self.c_words7.val();
         self.gt_one.next = self.t_one.val() > self.c_words7.val();
         self.eq_avail.next = self.t_avail.val() == self.c_words7.val();
         self.eq_end0.next = self.t_end0.val() == self.c_words7.val();
-        self.eq_end1.next = self.t_end1.val() == self.c_words7.val();
+        self.eq_end1.next = self.t_end0.val() == self.c_words7m1.val();
         self.eq_one.next = self.t_one.val() == self.c_words7.val();
         self.m_avail.next = 0.into();
         self.m_end0.next = 0.into();
@@ -534,7 +649,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             if self.t_end0.val() > self.c_lane7[j].val() {
                 self.m_end0.next = self.m_end0.val() | self.c_wkeep[j].val();
             }
-            if self.t_end1.val() > self.c_lane7[j].val() {
+            if self.t_end0.val() >= self.c_lane7[j].val() {
                 self.m_end1.next = self.m_end1.val() | self.c_wkeep[j].val();
             }
             if self.t_one.val() > self.c_lane7[j].val() {
@@ -610,13 +725,20 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.new_user.next.set_value_rx_fpdu_crc(self.cfg_crc.val());
         // After a leading Marker taken alone, the FPDU's own sideband (its first word is the
         // Marker's).
+        // The open FPDU's sideband: fuser, or in the cycle after its header was read beside
+        // its predecessor's end (ch_q), this cycle's, which is the FPDU's first word's.
+        self.fuser_now.next = self.fuser.q.val();
+        if self.ch_q.q.val() {
+            self.fuser_now.next = self.new_user.val();
+            self.fuser.d.next = self.new_user.val();
+        }
         self.err2_user.next = self.new_user.val();
         if self.lead_done.q.val() {
             self.err2_user.next = self.fuser.q.val();
         }
         self.err2_user.next.set_value_rx_fpdu_err(true);
         self.err2_user.next.set_value_rx_fpdu_code(2.into());
-        self.err1_user.next = self.fuser.q.val();
+        self.err1_user.next = self.fuser_now.val();
         if !self.open_fpdu.val() {
             self.err1_user.next = self.new_user.val();
         }
@@ -628,7 +750,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
         self.out.s_axis.data.next = self.gb.merged.val();
-        self.out.s_axis.user.next = self.fuser.q.val();
+        self.out.s_axis.user.next = self.fuser_now.val();
         self.out.s_axis.last.next = self.b_last.val();
         if self.a_emit.val() {
             self.out.s_axis.data.next = self.acc.val();
@@ -662,13 +784,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
 
         // ---- State. ----
         // rem > to_mk for the next cycle, worked out from registers beside the decision: after
-        // the header, P > to_mk, i.e. ULPDU_Length >= 4 to_mk - 5; after a fragment that takes
-        // the Marker (rem - k + 1 against to_mk - k + 128), rem > to_mk + 127; otherwise as it was.
-        self.thr.next = (bit_cast::<16, 7>(self.to_mk.q.val()) << 2) - 5;
-        if self.to_mk.q.val() < 2 {
-            self.thr.next = 0.into();
-        }
-        self.hdr_mbe.next = self.len.val() >= self.thr.val();
+        // the header, P > to_mk; after a fragment that takes the Marker (rem - k + 1 against
+        // to_mk - k + 128), rem > to_mk + 127; otherwise as it was.
+        self.hdr_mbe.next = self.hdr_p.val() > bit_cast::<16, 7>(self.to_mk.q.val());
         self.mbe_after_mk.next = self.rem.q.val() > (bit_cast::<16, 7>(self.to_mk.q.val()) + 127);
         self.mk_before_end.d.next = self.mk_before_end.q.val();
         self.pop.next = false;
@@ -692,8 +810,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.t_hdr.val() {
             // rem = P = (L + 5) / 4 + 1 body words; the first fragment starts at lane s. (With
             // ULPDU_Length above the limit this state is never used: `dead` stops the block.)
-            // ((L + 5) >> 2) + 1 = (L + 9) >> 2: one adder.
-            self.rem.d.next = (self.len.val() + 9) >> 2;
+            self.rem.d.next = self.hdr_p.val();
             self.mk_before_end.d.next = self.hdr_mbe.val();
             self.in_body.d.next = true;
             if !self.lead_done.q.val() {
@@ -752,7 +869,115 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.dead.q.val() & self.h_v.val() {
             self.pop.next = true;
         }
+        // ---- The next FPDU's header, beside its predecessor's last fragment. ----
+        // When the fragment ends an FPDU and leaves no words in acc (its last beat goes out
+        // now), the next FPDU's ULPDU_Length is read here instead of in a header cycle of its
+        // own: from the head beat's word after the fragment, or from lane 0 of the next beat
+        // when the fragment ends the head beat (the beat in the head slice's second entry, or
+        // the one offered now, which the head then takes). Not for a header after a leading
+        // Marker, above the limit, or after a stream's last beat: those take the header cycle.
+        // Every lane's candidate (its P, limit check, Marker distance and rem > to_mk) is worked
+        // out from registers side by side; the lane after the fragment only selects one.
+        // The fragment's words are rem + inc here (it ends the FPDU), so the next word is at
+        // lane e = s + rem + inc: both sums (inc 0 and 1) are worked out from registers and
+        // compared with each lane's index beside inc, so lane e is a one-hot choice.
+        self.ch_e0.next = self.s.q.val() + self.rem6.val();
+        self.ch_e1.next = self.s.q.val() + self.rem6.val() + 1;
+        // to_mk counts from lane s: from lane j it is to_mk0 - j (mod 128, to_mk0 = to_mk + s, a
+        // register; 16 bits, so that the comparison with P needs no narrowing). The next FPDU
+        // starts with a Marker when that is 0, i.e. to_mk0 == j (no subtraction).
+        self.ch_tms.next = bit_cast::<16, 7>(self.to_mk0.q.val()) | 128;
+        self.ch_good.next = false;
+        self.ch_p.next = 0.into();
+        self.ch_mbe.next = false;
+        for j in 0..(W / 4) {
+            self.ch_tomkj[j].next = (self.ch_tms.val() - self.c_lane16[j].val()) & 0x7F;
+            self.ch_mbej[j].next = self.hd_mp[j].q.val() > self.ch_tomkj[j].val();
+            // A header that can be taken here: within the limit, not after a leading Marker.
+            self.ch_okj[j].next = self.hd_mok[j].q.val()
+                & !(self.cfg_markers.val() & (self.to_mk0.q.val() == self.c_lane7[j].val()));
+            self.ch_hit[j].next = self.ch_e0.val() == self.c_lane[j].val();
+            if self.inc.val() {
+                self.ch_hit[j].next = self.ch_e1.val() == self.c_lane[j].val();
+            }
+            if self.ch_hit[j].val() {
+                self.ch_good.next = self.ch_good.val() | self.ch_okj[j].val();
+                self.ch_p.next = self.ch_p.val() | self.hd_mp[j].q.val();
+                self.ch_mbe.next = self.ch_mbe.val() | self.ch_mbej[j].val();
+            }
+        }
+        // Lane 0 of the next beat, when the fragment runs to the head beat's end (rem + inc =
+        // avail): its Marker distance is to_mk less the head beat's words left.
+        self.ch_p_nb.next = self.hd_sp[0].q.val();
+        self.ch_ok_nb.next = self.hd_sok[0].q.val();
+        if self.head.s_axis.ready.val() {
+            self.ch_p_nb.next = self.i_p[0].val();
+            self.ch_ok_nb.next = self.i_ok[0].val();
+        }
+        // That distance T = to_mk - avail is the register te. P > T with P = (L + 9) / 4 holds
+        // when T < 2, else exactly when (L / 4, L % 4 == 3) > (T - 2, 1) taken as one number:
+        // L itself against a register (te_m2 = T - 2), no adder after the beat's octets.
+        self.ch_len_nb.next = self.hd_slen0.q.val();
+        if self.head.s_axis.ready.val() {
+            self.ch_len_nb.next = self.i_len[0].val();
+        }
+        self.ch_q2_nb.next = ((self.ch_len_nb.val() >> 2) << 1)
+            | bit_cast::<16, 1>(((self.ch_len_nb.val() & 3) == 3).into());
+        self.ch_mbe_nb.next = ((self.te.q.val() >> 1) == 0)
+            | (self.ch_q2_nb.val() > (bit_cast::<16, 7>(self.te_m2.q.val()) << 1));
+        // The next beat's word count: the head slice's second entry's, else the input's.
+        self.n_next.next = self.i_n.val();
+        if !self.head.s_axis.ready.val() {
+            self.n_next.next = self.skid_n.q.val();
+        }
+        // That beat is there (the head takes it as this one goes), not empty, and this one is
+        // not the stream's last.
+        self.ch_good_nb.next = self.ch_ok_nb.val()
+            & !(self.cfg_markers.val() & (self.te.q.val() == 0))
+            & !self.h_fin.val()
+            & (!self.head.s_axis.ready.val() | self.s_axis.valid.val())
+            & (self.n_next.val() != 0);
+        self.ch_at_end.next = self.rem_eq.val();
+        if self.inc.val() {
+            self.ch_at_end.next = self.rem_p1_eq.val();
+        }
+        if self.ch_at_end.val() {
+            self.ch_good.next = self.ch_good_nb.val();
+            self.ch_p.next = self.ch_p_nb.val();
+            self.ch_mbe.next = self.ch_mbe_nb.val();
+        }
+        self.chain.next = self.t_frag.val() & self.ends.val() & !self.gt.val() & self.ch_good.val();
+        // Its sideband is the next cycle's (its first word is then at lane s): ch_q.
+        self.ch_q.d.next = self.chain.val();
+        if self.chain.val() {
+            self.rem.d.next = self.ch_p.val();
+            self.mk_before_end.d.next = self.ch_mbe.val();
+            self.in_body.d.next = true;
+            // acc is empty after this fragment: the next fragment starts at lane e of this
+            // beat, or at lane 0 of the next.
+            self.rot_amt.d.next = (self.c_words.val() - self.ch_e0.val()) & self.c_wmask.val();
+            if self.inc.val() {
+                self.rot_amt.d.next = (self.c_words.val() - self.ch_e1.val()) & self.c_wmask.val();
+            }
+            if self.ch_at_end.val() {
+                self.rot_amt.d.next = 0.into();
+            }
+        }
         self.head.m_axis.ready.next = self.pop.val();
+        // The head beat's candidates load as the head slice's main entry does.
+        self.hd_load.next = self.pop.val() | !self.head.m_axis.valid.val();
+        for j in 0..(W / 4) {
+            self.hd_mp[j].d.next = self.hd_mp[j].q.val();
+            self.hd_mok[j].d.next = self.hd_mok[j].q.val();
+            if self.hd_load.val() {
+                self.hd_mp[j].d.next = self.i_p[j].val();
+                self.hd_mok[j].d.next = self.i_ok[j].val();
+                if !self.head.s_axis.ready.val() {
+                    self.hd_mp[j].d.next = self.hd_sp[j].q.val();
+                    self.hd_mok[j].d.next = self.hd_sok[j].q.val();
+                }
+            }
+        }
         self.c.d.next = self.c_next.val();
         if self.pop.val() {
             self.s.d.next = 0.into();
@@ -760,18 +985,33 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.s.d.next = self.s.q.val() + bit_cast::<6, 7>(self.words_used.val());
         }
         self.to_mk.d.next = self.to_mk.q.val() - self.words_used.val();
+        // to_mk + s, which changes only when a new head beat comes (s then goes to 0).
+        self.to_mk0.d.next = self.to_mk0.q.val();
+        if self.pop.val() {
+            self.to_mk0.d.next = self.to_mk.d.val();
+        }
         self.seq.d.next = self.seq_now.val();
         self.wu_r.d.next = self.words_used.val();
         // avail's next value: the word count of the beat the head slice presents next (its
         // second entry's, else the input's) when the head beat goes or the slice is empty,
         // else the words left after this cycle's.
+        // te = to_mk - avail (words from the head beat's end to the next Marker position) does
+        // not change while the beat stays (both step by the words taken); when it goes (all its
+        // words taken: to_mk - words = te) or the slice is empty (nothing taken: to_mk), it is
+        // that less the next beat's word count. te_m2 = te - 2 beside it.
+        self.te.d.next = self.te.q.val();
+        self.te_m2.d.next = self.te_m2.q.val();
+        if self.pop.val() | !self.h_v.val() {
+            self.te.d.next = self.te.q.val() - bit_cast::<7, 6>(self.n_next.val());
+            self.te_m2.d.next = self.te_m2.q.val() - bit_cast::<7, 6>(self.n_next.val());
+            if !self.h_v.val() {
+                self.te.d.next = self.to_mk.q.val() - bit_cast::<7, 6>(self.n_next.val());
+                self.te_m2.d.next = self.to_mk.q.val() - 2 - bit_cast::<7, 6>(self.n_next.val());
+            }
+        }
         self.skid_n.d.next = self.skid_n.q.val();
         if self.head.s_axis.ready.val() {
             self.skid_n.d.next = self.i_n.val();
-        }
-        self.n_next.next = self.i_n.val();
-        if !self.head.s_axis.ready.val() {
-            self.n_next.next = self.skid_n.q.val();
         }
         if self.pop.val() | !self.h_v.val() {
             self.avail_r.d.next = self.n_next.val();
@@ -793,6 +1033,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.rst.val() {
             self.s.d.next = 0.into();
             self.to_mk.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
+            self.to_mk0.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
             self.seq.d.next = self.cfg_seq.val();
             self.wu_r.d.next = 0.into();
             self.in_body.d.next = false;
@@ -805,6 +1046,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.closing.d.next = false;
             self.rot_amt.d.next = 0.into();
             self.acc_use_r.d.next = false;
+            self.ch_q.d.next = false;
         }
     }
 }
