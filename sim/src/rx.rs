@@ -233,15 +233,35 @@ pub fn measure_rate(
     n: usize,
     markers: bool,
 ) -> Result<f64, String> {
+    measure_rate_packed(engine, width, size, n, 1, markers)
+}
+
+/// [`measure_rate`] with `per_segment` FPDUs in each TCP segment (the last segment may hold
+/// fewer), as a sender packs small FPDUs.
+pub fn measure_rate_packed(
+    engine: Engine,
+    width: usize,
+    size: usize,
+    n: usize,
+    per_segment: usize,
+    markers: bool,
+) -> Result<f64, String> {
+    if per_segment == 0 {
+        return Err("per_segment must be at least 1".into());
+    }
     let cfg = golden::fpdu::FramingConfig { markers, crc: true, offset: 0 };
     let mut framer = golden::fpdu::Framer::new(cfg).map_err(|e| e.to_string())?;
-    let mut segs = vec![];
+    let mut segs: Vec<crate::packet::InPacket> = vec![];
     let mut seq = 0u32;
     for k in 0..n {
         let u: Vec<u8> = (0..size).map(|i| (i * 7 + k) as u8).collect();
         let fp = framer.frame(&u).map_err(|e| e.to_string())?;
         let len = fp.len() as u32;
-        segs.push(crate::packet::InPacket { data: fp, user: seq as u64 });
+        if k % per_segment == 0 {
+            segs.push(crate::packet::InPacket { data: fp, user: seq as u64 });
+        } else if let Some(s) = segs.last_mut() {
+            s.data.extend_from_slice(&fp);
+        }
         seq = seq.wrapping_add(len);
     }
     if let Some(s) = segs.last_mut() {
