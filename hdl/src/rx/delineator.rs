@@ -639,7 +639,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.eq_one.next = self.t_one.val() == self.c_words7.val();
         self.m_avail.next = 0.into();
         self.m_end0.next = 0.into();
-        self.m_end1.next = 0.into();
         self.m_one.next = 0.into();
         self.m_c.next = 0.into();
         for j in 0..(W / 4) {
@@ -649,14 +648,18 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             if self.t_end0.val() > self.c_lane7[j].val() {
                 self.m_end0.next = self.m_end0.val() | self.c_wkeep[j].val();
             }
-            if self.t_end0.val() >= self.c_lane7[j].val() {
-                self.m_end1.next = self.m_end1.val() | self.c_wkeep[j].val();
-            }
             if self.t_one.val() > self.c_lane7[j].val() {
                 self.m_one.next = self.m_one.val() | self.c_wkeep[j].val();
             }
             if self.c.q.val() > self.c_lane[j].val() {
                 self.m_c.next = self.m_c.val() | self.c_wkeep[j].val();
+            }
+        }
+        // m_end1's bit j: c + rem + 1 > j, i.e. c + rem > j - 1 (lane 0 always).
+        self.m_end1.next = self.c_wkeep[0].val();
+        for j in 1..(W / 4) {
+            if self.t_end0.val() > self.c_lane7[j - 1].val() {
+                self.m_end1.next = self.m_end1.val() | self.c_wkeep[j].val();
             }
         }
         self.k.next = self.avail.val();
