@@ -26,7 +26,7 @@
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
 //! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet (an FPDU's first octet) and of the marker origin, loaded while `rst` is high |
 //! | `cfg_markers`, `cfg_crc` | in | 1 | this direction's settings, sampled per FPDU and passed on (`cfg_markers` through a register: the value of the cycle before the FPDU opens) |
-//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (the release buffer's capacity; at most 64768) |
+//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (the release buffer's capacity; at most 64768), compared as each beat comes in (keep it steady while a stream runs) |
 //! | `s_axis` | in | 8W | the stream as words ([`super::realigner::RX_WORD_USER`]) |
 //! | `m_axis` | out | 8W | one FPDU per packet (Markers and CRC field included), lane 0 its first word; or an error packet |
 //! | `busy` | out | 1 | a beat taken is still inside (input register, an FPDU's last beat still to go, output queue); low: every FPDU whose last word was taken has gone out |
@@ -48,10 +48,10 @@
 //! one (the head slice's second entry or the beat offered now); otherwise it takes a header
 //! cycle: the first FPDU, one after an FPDU whose last beat is left in acc, one that starts with
 //! a Marker (k + 2 cycles when that Marker is the last word of a beat), one whose ULPDU_Length is
-//! above the limit. So an FPDU spanning k beats takes k cycles
-//! when chained, else k + 1; one FPDU per segment at 64 octets runs at 0.995 beats per cycle or
-//! more at every W (`mpa_rx` rate test). Several FPDUs in one beat take one cycle each. The
-//! error packet of a ULPDU_Length above the limit leaves one cycle after its header cycle.
+//! above the limit. So an FPDU spanning k beats takes k cycles when chained, else k + 1; one
+//! FPDU per segment at 64 octets runs at 0.995 beats per cycle or more at every W (`mpa_rx` rate
+//! test). Several FPDUs in one beat take one cycle each (a fragment per cycle). The error packet
+//! of a ULPDU_Length above the limit leaves one cycle after its header cycle.
 //!
 //! ### Timing
 //! The Markers setting in use is a register (no selection before the Marker decisions), and
@@ -542,7 +542,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // sampled when an FPDU opens).
         self.markers.next = self.mk_on.q.val();
         // The FPDU's header: lane s, or s + 1 after a leading Marker (not yet taken). Both
-        // lanes' candidates (P and the limit check, worked out before the input slice) are
+        // lanes' candidates (P and the limit check, worked out as the beat came in) are
         // selected beside the Marker decision, and the header is in the beat when avail > lead
         // (no adder after the decision).
         self.lead.next = self.markers.val() & (self.to_mk.q.val() == 0) & !self.lead_done.q.val();
@@ -726,8 +726,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.new_user.next.set_value_rx_fpdu_to_marker(self.to_mk.q.val());
         self.new_user.next.set_value_rx_fpdu_markers(self.markers.val());
         self.new_user.next.set_value_rx_fpdu_crc(self.cfg_crc.val());
-        // After a leading Marker taken alone, the FPDU's own sideband (its first word is the
-        // Marker's).
         // The open FPDU's sideband: fuser, or in the cycle after its header was read beside
         // its predecessor's end (ch_q), this cycle's, which is the FPDU's first word's.
         self.fuser_now.next = self.fuser.q.val();
@@ -735,6 +733,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.fuser_now.next = self.new_user.val();
             self.fuser.d.next = self.new_user.val();
         }
+        // After a leading Marker taken alone, the FPDU's own sideband (its first word is the
+        // Marker's).
         self.err2_user.next = self.new_user.val();
         if self.lead_done.q.val() {
             self.err2_user.next = self.fuser.q.val();
@@ -995,9 +995,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         self.seq.d.next = self.seq_now.val();
         self.wu_r.d.next = self.words_used.val();
-        // avail's next value: the word count of the beat the head slice presents next (its
-        // second entry's, else the input's) when the head beat goes or the slice is empty,
-        // else the words left after this cycle's.
         // te = to_mk - avail (words from the head beat's end to the next Marker position) does
         // not change while the beat stays (both step by the words taken); when it goes (all its
         // words taken: to_mk - words = te) or the slice is empty (nothing taken: to_mk), it is
@@ -1012,6 +1009,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
                 self.te_m2.d.next = self.to_mk.q.val() - 2 - bit_cast::<7, 6>(self.n_next.val());
             }
         }
+        // avail's next value: the word count of the beat the head slice presents next (its
+        // second entry's, else the input's) when the head beat goes or the slice is empty,
+        // else the words left after this cycle's.
         self.skid_n.d.next = self.skid_n.q.val();
         if self.head.s_axis.ready.val() {
             self.skid_n.d.next = self.i_n.val();

@@ -151,7 +151,6 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     part: Signal<Local, Bits<8>>,
     keff: Signal<Local, Bits<8>>,
     ramt: Signal<Local, Bits<8>>,
-    a_eff: Signal<Local, Bits<8>>,
     counts: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     use_beat: Signal<Local, Bit>,
@@ -252,7 +251,6 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             part: Default::default(),
             keff: Default::default(),
             ramt: Default::default(),
-            a_eff: Default::default(),
             counts: Default::default(),
             take: Default::default(),
             use_beat: Default::default(),
@@ -398,11 +396,9 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         // skipped instead, neither is used): registers only, ahead of the rotation.
         self.partial.next = self.skipping.q.val() & !self.sk_beats_nz.q.val();
         self.part.next = 0.into();
-        self.a_eff.next = self.a.q.val();
         self.ramt.next = self.a.q.val();
         if self.partial.val() {
             self.part.next = self.sk_lanes.q.val();
-            self.a_eff.next = self.am.q.val();
             self.ramt.next = self.am.q.val() & self.c_lanes.val();
         }
         self.keff.next = self.k.val() - self.part.val();
@@ -442,7 +438,7 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             }
         }
         // The beat's octets after acc's a octets, and that less W (its sign: the beat fills
-        // one), each summed for both values a_eff can take (a, or am while a partial skip
+        // one), each summed for both counts acc can be taken as (a, or am while a partial skip
         // applies) beside the choice, so no adder follows it.
         self.total_a.next = self.a.q.val() + self.k.val();
         self.total_m.next = self.am.q.val() + self.k.val();
