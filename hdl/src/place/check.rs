@@ -11,9 +11,20 @@
 //! their buffer.
 //!
 //! ```text
-//!  hdr ─► IDLE ─(lookup STag / posted buffer, window)─► READ ─► CMP ─► DECIDE ─► EMIT ─┬─► desc FIFO ─► writer
-//!                                                                                      └─► record FIFO ─► deliver
+//!  hdr ─► A ─(lookup STag / posted buffer, window)─► B (entries) ─► C (compare) ─► D (decide) ─► E (emit) ─┬─► desc FIFO ─► writer
+//!        └─► records in flight (FIFO, its head is E's) ──────────────────────────────────────────┘          └─► record FIFO ─► deliver
 //! ```
+//!
+//! The five steps are a pipeline: a record is taken on `hdr` whenever E is empty or emits, so up
+//! to four ULPDUs are in flight behind the one on `hdr`, one decided per cycle. What a ULPDU changes is seen by the
+//! younger ones already in flight as follows. The MSN window (checked at A) uses the queues'
+//! expected MSNs as A sees them: moved past a message's MSN when its L = 1 ULPDU is taken at A,
+//! before its checks (`sb*`); if those checks fail, the stream stops and no younger ULPDU is
+//! checked, so the difference never shows (`qn*_msn` are the values decided at E). A Send with
+//! Invalidate invalidates its STag entry at E; a younger ULPDU that looked the same entry up
+//! while it was in flight sees it invalid (`kill`, decided at its lookup, also before the
+//! Invalidate's own checks, for the same reason). The open tagged message, the first error and
+//! `stop` live at E, which decides ULPDUs one at a time in order.
 //!
 //! One descriptor per ULPDU goes to the writer (write `plen` octets at `addr`, or discard the
 //! ULPDU's beats); a record goes to the delivery block when the ULPDU completes a message (Send,
@@ -51,15 +62,32 @@
 //! | `qn0_msn`, `qn1_msn`, `qn2_msn` | out | 32 | the MSN each queue expects next |
 //! | `idle` | out | 1 | no header waiting, no descriptor or record in the FIFOs |
 //! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag`, `probe_dec` | out | 1, 1, 1, 1, 32, 1 | pulse per probe: the checks pass; it is tagged with payload; it is the L = 1 segment of a Send with Invalidate; its STag (tagged) or Invalidate STag; its header decoded (no MPA or DDP/RDMAP header error: RFC 5044 B.2's header check) |
-//! | `skip_hit` | in | 1 | the in-order ULPDU on `hdr` was placed out of order (valid from the fourth cycle of its record) |
+//! | `st_wr_pend`, `st_wr_index` | in | 1, SA | the STag table's command write (waiting or done now) and its entry: a ULPDU whose entry was rewritten after its lookup does not invalidate it |
+//! | `skip_ask`, `skip_hit` | out, in | 32, 1 | the sequence number of D's ULPDU, and a cycle later whether it was placed out of order (taken in E's first cycle) |
 //! | `skip_take`, `skip_seq` | out | 1, 32 | pulse: an in-order ULPDU with `skip_hit` was decided, and its sequence number |
 //!
 //! ### Parameters
 //! `SA` STag table index bits, `PA` posted-buffer address bits (`PA - 2` per queue).
 //!
 //! ### Latency and throughput
-//! Five cycles per ULPDU (lookup, read, two compare stages, emit), less with an error; one
-//! ULPDU at a time, so FPDUs shorter than five beats are limited by it.
+//! Five cycles from a record on `hdr` to its descriptor and record pushed (lookup, read, two
+//! compare stages, emit); one ULPDU per cycle in steady state (each stage moves when E is empty
+//! or emits; E waits only for room in the descriptor or record FIFO). Before stop 41 it took
+//! one ULPDU at a time (five cycles each): 64-octet Sends now run at 13.4 payload octets per
+//! cycle at W = 32 and 64 (11.1 before), where the next limit is downstream (README).
+//!
+//! ### Fmax
+//! Alone at W = 8 (LFE5U-85F, seed 1): 86.5 MHz, 7,098 LUT4, 3,327 FF (before the pipeline
+//! 102.0 MHz, 3,864 LUT4). The critical path runs from E's decision through `hdr.ready` into
+//! the write enable of the records' LUT-RAM FIFO (641 bits wide); writing the FIFO's free slot
+//! every cycle, with only its pointer following the handshake, would take it off.
+//!
+//! ### Races with the host
+//! A command that rewrites an STag entry while ULPDUs that looked it up are in flight: those
+//! ULPDUs are checked against the entry they read, and a Send with Invalidate among them does not
+//! invalidate the new entry (`st_wr_pend`); a younger ULPDU that looked it up after the rewrite
+//! but while such a Send was in flight sees the entry invalid. Posting buffers races the same
+//! way: a ULPDU uses the posted-buffer entry as it was at its lookup.
 //!
 //! ### On bad input
 //! A header record with an error, or a failed check, produces exactly one error record and a
@@ -76,7 +104,59 @@ pub const REC_BITS: usize = record::USED_BITS;
 const ST_BITS: usize = stag_entry::BITS;
 const PB_BITS: usize = posted_entry::BITS;
 
-// States (`st`): 0 IDLE, 1 READ, 2 CMP, 3 DECIDE, 4 EMIT.
+crate::sideband::sideband! {
+    /// A header record inside the checker ([`HeaderIn`]'s fields): the entries of the queue of
+    /// records in flight and the stage registers.
+    CheckRec, prefix ck, bits 641, {
+        /// Sequence number of the FPDU.
+        seq: Bits<32> = 0,
+        /// ULPDU_Length.
+        ulen: Bits<16> = 32,
+        /// A header or MPA error.
+        err: Bit = 48,
+        /// The error is MPA's.
+        mpa: Bit = 49,
+        /// The error's Terminate code.
+        code: Bits<16> = 50,
+        /// DDP tagged.
+        tagged: Bit = 66,
+        /// DDP L (last).
+        last: Bit = 67,
+        /// RDMAP opcode.
+        opcode: Bits<4> = 68,
+        /// STag (tagged) or Invalidate STag.
+        stag: Bits<32> = 72,
+        /// Tagged offset.
+        to: Bits<64> = 104,
+        /// Queue number.
+        qn: Bits<2> = 168,
+        /// Message sequence number.
+        msn: Bits<32> = 170,
+        /// Message offset.
+        mo: Bits<32> = 202,
+        /// Payload length.
+        plen: Bits<16> = 234,
+        /// Header beats/octets to skip (the descriptor's).
+        skip: Bits<5> = 250,
+        /// Read Request: sink STag.
+        sink_stag: Bits<32> = 255,
+        /// Read Request: sink TO.
+        sink_to: Bits<64> = 287,
+        /// Read Request: size.
+        rd_size: Bits<32> = 351,
+        /// Read Request: source STag.
+        src_stag: Bits<32> = 383,
+        /// Read Request: source TO.
+        src_to: Bits<64> = 415,
+        /// Terminate Control.
+        tctl: Bits<16> = 479,
+        /// The ULPDU's first octets (an error record's echo).
+        echo: Bits<144> = 495,
+        /// The record's mode (in order, probe, place).
+        mode: Bits<2> = 639,
+    }
+}
+const CK_BITS: usize = CheckRec::BITS;
 
 /// The checker; see the module documentation.
 #[derive(LogicBlock)]
@@ -115,6 +195,10 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub pb_entry: Signal<In, Bits<PB_BITS>>,
     /// Posted buffers: its valid bit.
     pub pb_valid: Signal<In, Bit>,
+    /// STag table: a command write waits or is done in this cycle.
+    pub st_wr_pend: Signal<In, Bit>,
+    /// STag table: its entry.
+    pub st_wr_index: Signal<In, Bits<SA>>,
     /// Descriptor offered.
     pub desc_valid: Signal<Out, Bit>,
     /// Descriptor.
@@ -163,7 +247,9 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub probe_stag: Signal<Out, Bits<32>>,
     /// Its header decoded (no header error; B.2 header alignment).
     pub probe_dec: Signal<Out, Bit>,
-    /// The in-order ULPDU on `hdr` was placed out of order.
+    /// The sequence number of the ULPDU in stage D (asked of the placed table).
+    pub skip_ask: Signal<Out, Bits<32>>,
+    /// `skip_ask`'s ULPDU was placed out of order (a cycle after the question).
     pub skip_hit: Signal<In, Bit>,
     /// Pulse: an in-order ULPDU placed out of order was decided.
     pub skip_take: Signal<Out, Bit>,
@@ -171,20 +257,57 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub skip_seq: Signal<Out, Bits<32>>,
     dfifo: RegFifo<{ desc::BITS }>,
     rfifo: RegFifo<REC_BITS>,
-    st: DFF<Bits<3>>,
+    // The records in flight, in order: pushed when A takes one, popped when E emits it (its
+    // head is E's record).
+    hq: RegFifo<CK_BITS>,
+    // The stages' valid bits and records (B..D use a few fields; synthesis drops the rest).
+    vb: DFF<Bit>,
+    vc: DFF<Bit>,
+    vd: DFF<Bit>,
+    ve: DFF<Bit>,
+    hb: DFF<Bits<CK_BITS>>,
+    hc: DFF<Bits<CK_BITS>>,
+    hd: DFF<Bits<CK_BITS>>,
+    // B's first cycle (the tables' outputs are its lookups'), and those outputs held after it.
+    b_new: DFF<Bit>,
+    st_h: DFF<Bits<ST_BITS>>,
+    stv_h: DFF<Bit>,
+    pb_h: DFF<Bits<PB_BITS>>,
+    pbv_h: DFF<Bit>,
+    // An older ULPDU in flight at the lookup invalidates this STag entry (B, C).
+    b_kill: DFF<Bit>,
+    c_kill: DFF<Bit>,
+    // A command rewrote the STag entry since the lookup (B..E): no invalidation then.
+    b_dirty: DFF<Bit>,
+    c_dirty: DFF<Bit>,
+    d_dirty: DFF<Bit>,
+    e_dirty: DFF<Bit>,
+    // E's first cycle (skip_hit answers for it then), and the answer held.
+    e_new: DFF<Bit>,
+    e_skip: DFF<Bit>,
     stop: DFF<Bit>,
+    // The queues' expected MSNs as decided (E), and as A sees them: moved past a message's MSN
+    // when its L = 1 ULPDU is taken, before its checks (if they fail, the stream stops and no
+    // later ULPDU is checked, so the difference is never seen).
     base0: DFF<Bits<32>>,
     base1: DFF<Bits<32>>,
     base2: DFF<Bits<32>>,
+    sb0: DFF<Bits<32>>,
+    sb1: DFF<Bits<32>>,
+    sb2: DFF<Bits<32>>,
     // The open tagged message (RFC 5041: one at a time per stream).
     t_open: DFF<Bit>,
     t_rresp: DFF<Bit>,
     t_stag: DFF<Bits<32>>,
     t_to: DFF<Bits<64>>,
     t_len: DFF<Bits<64>>,
-    // The entries read.
+    // The lookups' checks (B, then C), the window (D).
     idx_ok: DFF<Bit>,
     win_ok: DFF<Bit>,
+    c_idx_ok: DFF<Bit>,
+    c_win_ok: DFF<Bit>,
+    d_win_ok: DFF<Bit>,
+    // The entries read (C).
     e_stag: DFF<Bits<32>>,
     e_base: DFF<Bits<64>>,
     e_len: DFF<Bits<64>>,
@@ -271,6 +394,30 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     c_r_f36: Constant<Bits<16>>,
     c_r_f40: Constant<Bits<16>>,
     // Combinational.
+    adv: Signal<Local, Bit>,
+    a_take: Signal<Local, Bit>,
+    a_rec: Signal<Local, Bits<CK_BITS>>,
+    rq: Signal<Local, Bits<CK_BITS>>,
+    a_idx: Signal<Local, Bits<SA>>,
+    b_idx: Signal<Local, Bits<SA>>,
+    c_idx: Signal<Local, Bits<SA>>,
+    d_idx: Signal<Local, Bits<SA>>,
+    e_idx: Signal<Local, Bits<SA>>,
+    a_inv: Signal<Local, Bit>,
+    b_inv: Signal<Local, Bit>,
+    c_inv: Signal<Local, Bit>,
+    d_inv: Signal<Local, Bit>,
+    kill: Signal<Local, Bit>,
+    st_eff: Signal<Local, Bits<ST_BITS>>,
+    stv_eff: Signal<Local, Bit>,
+    pb_eff: Signal<Local, Bits<PB_BITS>>,
+    pbv_eff: Signal<Local, Bit>,
+    skip_eff: Signal<Local, Bit>,
+    end33_c: Signal<Local, Bits<33>>,
+    inv_d: Signal<Local, Bit>,
+    // E's echo and Terminate Control (sliced further: Yosys reads no slice of a slice).
+    r_echo: Signal<Local, Bits<{ crate::place::header::ECHO_BITS }>>,
+    r_tctl: Signal<Local, Bits<16>>,
     base: Signal<Local, Bits<32>>,
     msn_d: Signal<Local, Bits<32>>,
     len64: Signal<Local, Bits<64>>,
@@ -329,6 +476,8 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             pb_lk_index: Default::default(),
             pb_entry: Default::default(),
             pb_valid: Default::default(),
+            st_wr_pend: Default::default(),
+            st_wr_index: Default::default(),
             desc_valid: Default::default(),
             desc_data: Default::default(),
             desc_ready: Default::default(),
@@ -353,16 +502,40 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             probe_inv: Default::default(),
             probe_stag: Default::default(),
             probe_dec: Default::default(),
+            skip_ask: Default::default(),
             skip_hit: Default::default(),
             skip_take: Default::default(),
             skip_seq: Default::default(),
             dfifo: RegFifo::new(16),
             rfifo: RegFifo::new(16),
-            st: Default::default(),
+            hq: RegFifo::new(8),
+            vb: Default::default(),
+            vc: Default::default(),
+            vd: Default::default(),
+            ve: Default::default(),
+            hb: Default::default(),
+            hc: Default::default(),
+            hd: Default::default(),
+            b_new: Default::default(),
+            st_h: Default::default(),
+            stv_h: Default::default(),
+            pb_h: Default::default(),
+            pbv_h: Default::default(),
+            b_kill: Default::default(),
+            c_kill: Default::default(),
+            b_dirty: Default::default(),
+            c_dirty: Default::default(),
+            d_dirty: Default::default(),
+            e_dirty: Default::default(),
+            e_new: Default::default(),
+            e_skip: Default::default(),
             stop: Default::default(),
             base0: Default::default(),
             base1: Default::default(),
             base2: Default::default(),
+            sb0: Default::default(),
+            sb1: Default::default(),
+            sb2: Default::default(),
             t_open: Default::default(),
             t_rresp: Default::default(),
             t_stag: Default::default(),
@@ -370,6 +543,9 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             t_len: Default::default(),
             idx_ok: Default::default(),
             win_ok: Default::default(),
+            c_idx_ok: Default::default(),
+            c_win_ok: Default::default(),
+            d_win_ok: Default::default(),
             e_stag: Default::default(),
             e_base: Default::default(),
             e_len: Default::default(),
@@ -451,6 +627,29 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             c_r_f32: c16(8 * record::SIZE),
             c_r_f36: c16(8 * record::SOURCE_STAG),
             c_r_f40: c16(8 * record::SOURCE_TO),
+            adv: Default::default(),
+            a_take: Default::default(),
+            a_rec: Default::default(),
+            rq: Default::default(),
+            a_idx: Default::default(),
+            b_idx: Default::default(),
+            c_idx: Default::default(),
+            d_idx: Default::default(),
+            e_idx: Default::default(),
+            a_inv: Default::default(),
+            b_inv: Default::default(),
+            c_inv: Default::default(),
+            d_inv: Default::default(),
+            kill: Default::default(),
+            st_eff: Default::default(),
+            stv_eff: Default::default(),
+            pb_eff: Default::default(),
+            pbv_eff: Default::default(),
+            skip_eff: Default::default(),
+            end33_c: Default::default(),
+            inv_d: Default::default(),
+            r_echo: Default::default(),
+            r_tctl: Default::default(),
             base: Default::default(),
             msn_d: Default::default(),
             len64: Default::default(),
@@ -495,11 +694,33 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         dff_setup!(
             self,
             clock,
-            st,
+            vb,
+            vc,
+            vd,
+            ve,
+            hb,
+            hc,
+            hd,
+            b_new,
+            st_h,
+            stv_h,
+            pb_h,
+            pbv_h,
+            b_kill,
+            c_kill,
+            b_dirty,
+            c_dirty,
+            d_dirty,
+            e_dirty,
+            e_new,
+            e_skip,
             stop,
             base0,
             base1,
             base2,
+            sb0,
+            sb1,
+            sb2,
             t_open,
             t_rresp,
             t_stag,
@@ -507,6 +728,9 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             t_len,
             idx_ok,
             win_ok,
+            c_idx_ok,
+            c_win_ok,
+            d_win_ok,
             e_stag,
             e_base,
             e_len,
@@ -551,6 +775,8 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.dfifo.rst.next = self.rst.val();
         self.rfifo.clock.next = self.clock.val();
         self.rfifo.rst.next = self.rst.val();
+        self.hq.clock.next = self.clock.val();
+        self.hq.rst.next = self.rst.val();
         self.desc_valid.next = self.dfifo.out_valid.val();
         self.desc_data.next = self.dfifo.out_data.val();
         self.dfifo.out_ready.next = self.desc_ready.val();
@@ -568,8 +794,11 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.qn0_msn.next = self.base0.q.val();
         self.qn1_msn.next = self.base1.q.val();
         self.qn2_msn.next = self.base2.q.val();
-        self.idle.next = (self.st.q.val() == 0)
-            & !self.hdr.valid.val()
+        self.idle.next = !self.hdr.valid.val()
+            & !self.vb.q.val()
+            & !self.vc.q.val()
+            & !self.vd.q.val()
+            & !self.ve.q.val()
             & self.dfifo.empty.val()
             & self.rfifo.empty.val();
         self.fpdu_q.d.next = false;
@@ -584,75 +813,222 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.probe_dec.next = self.probe_dec_q.q.val();
         self.skip_take.next = self.skip_v.q.val();
         self.skip_seq.next = self.skip_s.q.val();
-        // The record's mode (header::MODE_*): in order, probe, place.
-        self.m_in.next = self.hdr.mode.val() == 0;
-        self.m_probe.next = self.hdr.mode.val() == 1;
-        self.m_place.next = self.hdr.mode.val() == 2;
+        // E's record (the head of the records in flight) and its mode (header::MODE_*): in
+        // order, probe, place.
+        self.rq.next = self.hq.out_data.val();
+        self.m_in.next = self.rq.val().get_value_ck_mode() == 0;
+        self.m_probe.next = self.rq.val().get_value_ck_mode() == 1;
+        self.m_place.next = self.rq.val().get_value_ck_mode() == 2;
         if self.stop_in.val() {
             self.stop.d.next = true;
         }
 
-        // ---- Lookups (IDLE): STag table by index, posted buffer by queue and MSN. ----
-        self.st_lk_index.next = bit_cast::<SA, 32>(self.hdr.stag.val() >> 8);
-        self.pb_lk_index.next = (bit_cast::<PA, 2>(self.hdr.qn.val()) << self.c_qsh.val())
-            | bit_cast::<PA, 32>(self.hdr.msn.val() & self.c_msn_mask.val());
-        self.st_lk_en.next = false;
-        self.pb_lk_en.next = false;
+        // ---- E: the (in-order) ULPDU's values from the head of the records in flight. ----
+        self.len64.next = bit_cast::<64, 16>(self.rq.val().get_value_ck_plen());
+        self.end33.next = bit_cast::<33, 32>(self.rq.val().get_value_ck_mo())
+            + bit_cast::<33, 16>(self.rq.val().get_value_ck_plen());
+        self.inv_needed.next = !self.rq.val().get_value_ck_tagged()
+            & self.rq.val().get_value_ck_last()
+            & ((self.rq.val().get_value_ck_opcode() == 4)
+                | (self.rq.val().get_value_ck_opcode() == 6));
         self.st_inv_en.next = false;
-        self.st_inv_index.next = bit_cast::<SA, 32>(self.hdr.stag.val() >> 8);
-        self.base.next = self.base0.q.val();
-        if self.hdr.qn.val() == 1 {
-            self.base.next = self.base1.q.val();
+        self.r_echo.next = self.rq.val().get_value_ck_echo();
+        self.r_tctl.next = self.rq.val().get_value_ck_tctl();
+        // `checked`: the checks ran (else the ULPDU is discarded: stopped, or a header error).
+        self.checked.next = !self.stop.q.val() & !self.rq.val().get_value_ck_err();
+        self.ok.next = self.checked.val() & !self.bad.q.val();
+        self.r_code.next = self.code.q.val();
+        if self.rq.val().get_value_ck_err() {
+            self.r_code.next = self.rq.val().get_value_ck_code();
         }
-        if self.hdr.qn.val() == 2 {
-            self.base.next = self.base2.q.val();
+        self.want_rec.next = self.m_in.val()
+            & ((!self.stop.q.val() & (self.rq.val().get_value_ck_err() | self.bad.q.val()))
+                | (self.ok.val() & self.rq.val().get_value_ck_last()));
+        self.go.next = self.ve.q.val()
+            & (self.m_probe.val()
+                | (self.dfifo.not_full.val() & (self.rfifo.not_full.val() | !self.want_rec.val())));
+
+        // ---- The pipeline: A (the record on `hdr`: the lookups), B (the tables' outputs), C
+        // (compare), D (decide), E (emit). Every stage moves when E is empty or emits. ----
+        self.adv.next = !self.ve.q.val() | self.go.val();
+        self.a_take.next = self.hdr.valid.val() & self.adv.val();
+        self.hdr.ready.next = self.adv.val();
+        self.a_rec.next = 0.into();
+        self.a_rec.next.set_value_ck_seq(self.hdr.seq.val());
+        self.a_rec.next.set_value_ck_ulen(self.hdr.ulen.val());
+        self.a_rec.next.set_value_ck_err(self.hdr.err.val());
+        self.a_rec.next.set_value_ck_mpa(self.hdr.mpa.val());
+        self.a_rec.next.set_value_ck_code(self.hdr.code.val());
+        self.a_rec.next.set_value_ck_tagged(self.hdr.tagged.val());
+        self.a_rec.next.set_value_ck_last(self.hdr.last.val());
+        self.a_rec.next.set_value_ck_opcode(self.hdr.opcode.val());
+        self.a_rec.next.set_value_ck_stag(self.hdr.stag.val());
+        self.a_rec.next.set_value_ck_to(self.hdr.to.val());
+        self.a_rec.next.set_value_ck_qn(self.hdr.qn.val());
+        self.a_rec.next.set_value_ck_msn(self.hdr.msn.val());
+        self.a_rec.next.set_value_ck_mo(self.hdr.mo.val());
+        self.a_rec.next.set_value_ck_plen(self.hdr.plen.val());
+        self.a_rec.next.set_value_ck_skip(self.hdr.skip.val());
+        self.a_rec.next.set_value_ck_sink_stag(self.hdr.sink_stag.val());
+        self.a_rec.next.set_value_ck_sink_to(self.hdr.sink_to.val());
+        self.a_rec.next.set_value_ck_rd_size(self.hdr.rd_size.val());
+        self.a_rec.next.set_value_ck_src_stag(self.hdr.src_stag.val());
+        self.a_rec.next.set_value_ck_src_to(self.hdr.src_to.val());
+        self.a_rec.next.set_value_ck_tctl(self.hdr.tctl.val());
+        self.a_rec.next.set_value_ck_echo(self.hdr.echo.val());
+        self.a_rec.next.set_value_ck_mode(self.hdr.mode.val());
+        self.hq.push.next = self.a_take.val();
+        self.hq.push_data.next = self.a_rec.val();
+        self.hq.out_ready.next = self.go.val();
+        if self.adv.val() {
+            self.vb.d.next = self.a_take.val();
+            self.vc.d.next = self.vb.q.val();
+            self.vd.d.next = self.vc.q.val();
+            self.ve.d.next = self.vd.q.val();
+            self.hb.d.next = self.a_rec.val();
+            self.hc.d.next = self.hb.q.val();
+            self.hd.d.next = self.hc.q.val();
         }
-        self.msn_d.next = self.hdr.msn.val() - self.base.val();
-        self.len64.next = bit_cast::<64, 16>(self.hdr.plen.val());
-        self.to_end.next =
-            bit_cast::<65, 64>(self.hdr.to.val()) + bit_cast::<65, 16>(self.hdr.plen.val());
-        self.end33.next =
-            bit_cast::<33, 32>(self.hdr.mo.val()) + bit_cast::<33, 16>(self.hdr.plen.val());
-        // [TO, TO + len) inside [base, base + len): TO >= base and TO + len <= base + len (65
-        // bits: a region may end exactly at 2^64).
-        self.bounds_ok.next = !self.below.q.val() & (self.end_to.q.val() <= self.r_end.q.val());
-        self.inv_needed.next = !self.hdr.tagged.val()
+        // Each stage's STag entry, and whether its ULPDU invalidates that entry when it passes
+        // (an in-order Send with Invalidate; before its checks, as for the bases).
+        self.a_idx.next = bit_cast::<SA, 32>(self.hdr.stag.val() >> 8);
+        self.b_idx.next = bit_cast::<SA, 32>(self.hb.q.val().get_value_ck_stag() >> 8);
+        self.c_idx.next = bit_cast::<SA, 32>(self.hc.q.val().get_value_ck_stag() >> 8);
+        self.d_idx.next = bit_cast::<SA, 32>(self.hd.q.val().get_value_ck_stag() >> 8);
+        self.e_idx.next = bit_cast::<SA, 32>(self.rq.val().get_value_ck_stag() >> 8);
+        self.a_inv.next = (self.hdr.mode.val() == 0)
+            & !self.hdr.err.val()
+            & !self.hdr.tagged.val()
             & self.hdr.last.val()
             & ((self.hdr.opcode.val() == 4) | (self.hdr.opcode.val() == 6));
+        self.b_inv.next = (self.hb.q.val().get_value_ck_mode() == 0)
+            & !self.hb.q.val().get_value_ck_err()
+            & !self.hb.q.val().get_value_ck_tagged()
+            & self.hb.q.val().get_value_ck_last()
+            & ((self.hb.q.val().get_value_ck_opcode() == 4)
+                | (self.hb.q.val().get_value_ck_opcode() == 6));
+        self.c_inv.next = (self.hc.q.val().get_value_ck_mode() == 0)
+            & !self.hc.q.val().get_value_ck_err()
+            & !self.hc.q.val().get_value_ck_tagged()
+            & self.hc.q.val().get_value_ck_last()
+            & ((self.hc.q.val().get_value_ck_opcode() == 4)
+                | (self.hc.q.val().get_value_ck_opcode() == 6));
+        self.d_inv.next = (self.hd.q.val().get_value_ck_mode() == 0)
+            & !self.hd.q.val().get_value_ck_err()
+            & !self.hd.q.val().get_value_ck_tagged()
+            & self.hd.q.val().get_value_ck_last()
+            & ((self.hd.q.val().get_value_ck_opcode() == 4)
+                | (self.hd.q.val().get_value_ck_opcode() == 6));
+        // A lookup misses the invalidations of the older ULPDUs still in flight (E's happens in
+        // this very cycle): one of them that invalidates the same entry makes it invalid here.
+        self.kill.next =
+            (self.vb.q.val() & self.b_inv.val() & (self.b_idx.val() == self.a_idx.val()))
+                | (self.vc.q.val() & self.c_inv.val() & (self.c_idx.val() == self.a_idx.val()))
+                | (self.vd.q.val() & self.d_inv.val() & (self.d_idx.val() == self.a_idx.val()))
+                | (self.ve.q.val()
+                    & self.inv_needed.val()
+                    & self.m_in.val()
+                    & !self.rq.val().get_value_ck_err()
+                    & (self.e_idx.val() == self.a_idx.val()));
+        // A command write to a stage's entry since its lookup (in the lookup's cycle too: the
+        // read has the old entry): that stage's invalidation is skipped.
+        if self.adv.val() {
+            self.b_dirty.d.next =
+                self.st_wr_pend.val() & (self.st_wr_index.val() == self.a_idx.val());
+            self.c_dirty.d.next = self.b_dirty.q.val()
+                | (self.st_wr_pend.val() & (self.st_wr_index.val() == self.b_idx.val()));
+            self.d_dirty.d.next = self.c_dirty.q.val()
+                | (self.st_wr_pend.val() & (self.st_wr_index.val() == self.c_idx.val()));
+            self.e_dirty.d.next = self.d_dirty.q.val()
+                | (self.st_wr_pend.val() & (self.st_wr_index.val() == self.d_idx.val()));
+        } else {
+            self.b_dirty.d.next = self.b_dirty.q.val()
+                | (self.st_wr_pend.val() & (self.st_wr_index.val() == self.b_idx.val()));
+            self.c_dirty.d.next = self.c_dirty.q.val()
+                | (self.st_wr_pend.val() & (self.st_wr_index.val() == self.c_idx.val()));
+            self.d_dirty.d.next = self.d_dirty.q.val()
+                | (self.st_wr_pend.val() & (self.st_wr_index.val() == self.d_idx.val()));
+            self.e_dirty.d.next = self.e_dirty.q.val()
+                | (self.st_wr_pend.val() & (self.st_wr_index.val() == self.e_idx.val()));
+        }
 
-        if self.st.q.val() == 0 {
-            if self.hdr.valid.val() {
-                if self.stop.q.val() | self.hdr.err.val() {
-                    self.st.d.next = 4.into();
-                } else {
-                    self.st_lk_en.next = true;
-                    self.pb_lk_en.next = true;
-                    self.idx_ok.d.next = (self.hdr.stag.val() >> self.c_ishift.val()) == 0;
-                    self.win_ok.d.next = self.msn_d.val() < self.cfg_window.val();
-                    self.st.d.next = 1.into();
+        // ---- A: lookups, STag table by index, posted buffer by queue and MSN; the window
+        // against the bases as A sees them. ----
+        self.st_lk_index.next = self.a_idx.val();
+        self.pb_lk_index.next = (bit_cast::<PA, 2>(self.hdr.qn.val()) << self.c_qsh.val())
+            | bit_cast::<PA, 32>(self.hdr.msn.val() & self.c_msn_mask.val());
+        self.st_lk_en.next = self.a_take.val() & !self.stop.q.val() & !self.hdr.err.val();
+        self.pb_lk_en.next = self.a_take.val() & !self.stop.q.val() & !self.hdr.err.val();
+        self.base.next = self.sb0.q.val();
+        if self.hdr.qn.val() == 1 {
+            self.base.next = self.sb1.q.val();
+        }
+        if self.hdr.qn.val() == 2 {
+            self.base.next = self.sb2.q.val();
+        }
+        self.msn_d.next = self.hdr.msn.val() - self.base.val();
+        if self.a_take.val() {
+            self.idx_ok.d.next = (self.hdr.stag.val() >> self.c_ishift.val()) == 0;
+            self.win_ok.d.next = self.msn_d.val() < self.cfg_window.val();
+            self.b_kill.d.next = self.kill.val();
+            if (self.hdr.mode.val() == 0)
+                & !self.hdr.err.val()
+                & !self.hdr.tagged.val()
+                & self.hdr.last.val()
+            {
+                if self.hdr.qn.val() == 0 {
+                    self.sb0.d.next = self.hdr.msn.val() + 1;
+                }
+                if self.hdr.qn.val() == 1 {
+                    self.sb1.d.next = self.hdr.msn.val() + 1;
+                }
+                if self.hdr.qn.val() == 2 {
+                    self.sb2.d.next = self.hdr.msn.val() + 1;
                 }
             }
         }
-        // ---- READ: the entries are on the tables' outputs. ----
-        if self.st.q.val() == 1 {
-            self.e_stag.d.next = self.st_entry.val().get_bits::<32>(self.c_st_stag.val().index());
-            self.e_base.d.next = self.st_entry.val().get_bits::<64>(self.c_st_base.val().index());
-            self.e_len.d.next = self.st_entry.val().get_bits::<64>(self.c_st_len.val().index());
-            self.e_addr.d.next = self.st_entry.val().get_bits::<64>(self.c_st_addr.val().index());
-            self.e_pd.d.next = self.st_entry.val().get_bits::<32>(self.c_st_pd.val().index());
-            self.e_wr.d.next = self.st_entry.val().get_bit(self.c_st_write.val().index());
-            self.e_valid.d.next = self.st_valid.val();
-            self.p_msn.d.next = self.pb_entry.val().get_bits::<32>(self.c_pb_msn.val().index());
-            self.p_addr.d.next = self.pb_entry.val().get_bits::<64>(self.c_pb_addr.val().index());
-            self.p_len.d.next = self.pb_entry.val().get_bits::<32>(self.c_pb_len.val().index());
-            self.p_valid.d.next = self.pb_valid.val();
-            self.st.d.next = 2.into();
+        // ---- B: the entries are on the tables' outputs in its first cycle; held after it. ----
+        self.b_new.d.next = self.a_take.val();
+        self.st_eff.next = self.st_h.q.val();
+        self.stv_eff.next = self.stv_h.q.val();
+        self.pb_eff.next = self.pb_h.q.val();
+        self.pbv_eff.next = self.pbv_h.q.val();
+        if self.b_new.q.val() {
+            self.st_eff.next = self.st_entry.val();
+            self.stv_eff.next = self.st_valid.val();
+            self.pb_eff.next = self.pb_entry.val();
+            self.pbv_eff.next = self.pb_valid.val();
         }
-        // ---- CMP: the comparisons that need no arithmetic in series. ----
-        if self.st.q.val() == 2 {
-            self.key_ok.d.next = self.idx_ok.q.val()
+        self.st_h.d.next = self.st_eff.val();
+        self.stv_h.d.next = self.stv_eff.val();
+        self.pb_h.d.next = self.pb_eff.val();
+        self.pbv_h.d.next = self.pbv_eff.val();
+        if self.adv.val() {
+            self.e_stag.d.next = self.st_eff.val().get_bits::<32>(self.c_st_stag.val().index());
+            self.e_base.d.next = self.st_eff.val().get_bits::<64>(self.c_st_base.val().index());
+            self.e_len.d.next = self.st_eff.val().get_bits::<64>(self.c_st_len.val().index());
+            self.e_addr.d.next = self.st_eff.val().get_bits::<64>(self.c_st_addr.val().index());
+            self.e_pd.d.next = self.st_eff.val().get_bits::<32>(self.c_st_pd.val().index());
+            self.e_wr.d.next = self.st_eff.val().get_bit(self.c_st_write.val().index());
+            self.e_valid.d.next = self.stv_eff.val();
+            self.p_msn.d.next = self.pb_eff.val().get_bits::<32>(self.c_pb_msn.val().index());
+            self.p_addr.d.next = self.pb_eff.val().get_bits::<64>(self.c_pb_addr.val().index());
+            self.p_len.d.next = self.pb_eff.val().get_bits::<32>(self.c_pb_len.val().index());
+            self.p_valid.d.next = self.pbv_eff.val();
+            self.c_idx_ok.d.next = self.idx_ok.q.val();
+            self.c_win_ok.d.next = self.win_ok.q.val();
+            self.c_kill.d.next = self.b_kill.q.val();
+        }
+        // ---- C: the comparisons that need no arithmetic in series. ----
+        self.to_end.next = bit_cast::<65, 64>(self.hc.q.val().get_value_ck_to())
+            + bit_cast::<65, 16>(self.hc.q.val().get_value_ck_plen());
+        self.end33_c.next = bit_cast::<33, 32>(self.hc.q.val().get_value_ck_mo())
+            + bit_cast::<33, 16>(self.hc.q.val().get_value_ck_plen());
+        if self.adv.val() {
+            self.key_ok.d.next = self.c_idx_ok.q.val()
                 & self.e_valid.q.val()
-                & (self.e_stag.q.val() == self.hdr.stag.val());
+                & !self.c_kill.q.val()
+                & (self.e_stag.q.val() == self.hc.q.val().get_value_ck_stag());
             self.pd_ok.d.next = self.e_pd.q.val() == self.cfg_pd.val();
             // The last octet TO + len - 1 must fit in 64 bits: TO + len <= 2^64.
             self.end_to.d.next = self.to_end.val();
@@ -660,19 +1036,27 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                 self.to_end.val().get_bit(64) & (self.to_end.val().get_bits::<64>(0) != 0);
             self.r_end.d.next =
                 bit_cast::<65, 64>(self.e_base.q.val()) + bit_cast::<65, 64>(self.e_len.q.val());
-            self.below.d.next = self.hdr.to.val() < self.e_base.q.val();
-            self.off.d.next = self.hdr.to.val() - self.e_base.q.val();
-            self.buf_ok.d.next = self.p_valid.q.val() & (self.p_msn.q.val() == self.hdr.msn.val());
-            self.mo_ok.d.next = self.hdr.mo.val() <= self.p_len.q.val();
-            self.end_ok.d.next = self.end33.val() <= bit_cast::<33, 32>(self.p_len.q.val());
-            self.st.d.next = 3.into();
+            self.below.d.next = self.hc.q.val().get_value_ck_to() < self.e_base.q.val();
+            self.off.d.next = self.hc.q.val().get_value_ck_to() - self.e_base.q.val();
+            self.buf_ok.d.next =
+                self.p_valid.q.val() & (self.p_msn.q.val() == self.hc.q.val().get_value_ck_msn());
+            self.mo_ok.d.next = self.hc.q.val().get_value_ck_mo() <= self.p_len.q.val();
+            self.end_ok.d.next = self.end33_c.val() <= bit_cast::<33, 32>(self.p_len.q.val());
+            self.d_win_ok.d.next = self.c_win_ok.q.val();
         }
-        // ---- DECIDE: the first failing rule, and the address. ----
-        if self.st.q.val() == 3 {
+        // ---- D: the first failing rule, and the address. ----
+        // [TO, TO + len) inside [base, base + len): TO >= base and TO + len <= base + len (65
+        // bits: a region may end exactly at 2^64).
+        self.bounds_ok.next = !self.below.q.val() & (self.end_to.q.val() <= self.r_end.q.val());
+        self.inv_d.next = !self.hd.q.val().get_value_ck_tagged()
+            & self.hd.q.val().get_value_ck_last()
+            & ((self.hd.q.val().get_value_ck_opcode() == 4)
+                | (self.hd.q.val().get_value_ck_opcode() == 6));
+        if self.adv.val() {
             self.bad.d.next = true;
-            if self.hdr.tagged.val() {
+            if self.hd.q.val().get_value_ck_tagged() {
                 self.addr.d.next = self.e_addr.q.val() + self.off.q.val();
-                if self.hdr.plen.val() == 0 {
+                if self.hd.q.val().get_value_ck_plen() == 0 {
                     self.bad.d.next = false;
                 } else if !self.key_ok.q.val() {
                     self.code.d.next = self.c_e_inv_stag.val();
@@ -688,8 +1072,9 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                     self.bad.d.next = false;
                 }
             } else {
-                self.addr.d.next = self.p_addr.q.val() + bit_cast::<64, 32>(self.hdr.mo.val());
-                if !self.win_ok.q.val() {
+                self.addr.d.next =
+                    self.p_addr.q.val() + bit_cast::<64, 32>(self.hd.q.val().get_value_ck_mo());
+                if !self.d_win_ok.q.val() {
                     self.code.d.next = self.c_e_msn.val();
                 } else if !self.buf_ok.q.val() {
                     self.code.d.next = self.c_e_nobuf.val();
@@ -697,38 +1082,35 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                     self.code.d.next = self.c_e_mo.val();
                 } else if !self.end_ok.q.val() {
                     self.code.d.next = self.c_e_toolong.val();
-                } else if self.inv_needed.val() & !self.key_ok.q.val() {
+                } else if self.inv_d.val() & !self.key_ok.q.val() {
                     self.code.d.next = self.c_e_noinv.val();
-                } else if self.inv_needed.val() & !self.pd_ok.q.val() {
+                } else if self.inv_d.val() & !self.pd_ok.q.val() {
                     self.code.d.next = self.c_e_noinv_pd.val();
                 } else {
                     self.bad.d.next = false;
                 }
             }
-            self.st.d.next = 4.into();
         }
+        // The placed table answers for D's ULPDU a cycle later, when it is E's.
+        self.skip_ask.next = self.hd.q.val().get_value_ck_seq();
+        self.e_new.d.next = self.adv.val() & self.vd.q.val();
+        self.skip_eff.next = self.e_skip.q.val();
+        if self.e_new.q.val() {
+            self.skip_eff.next = self.skip_hit.val();
+        }
+        self.e_skip.d.next = self.skip_eff.val();
+
+        self.st_inv_index.next = self.e_idx.val();
 
         // ---- EMIT: the descriptor, the record, the new state. ----
-        // `checked`: the checks ran (else the ULPDU is discarded: stopped, or a header error).
-        self.checked.next = !self.stop.q.val() & !self.hdr.err.val();
-        self.ok.next = self.checked.val() & !self.bad.q.val();
-        self.r_code.next = self.code.q.val();
-        if self.hdr.err.val() {
-            self.r_code.next = self.hdr.code.val();
-        }
-        self.want_rec.next = self.m_in.val()
-            & ((!self.stop.q.val() & (self.hdr.err.val() | self.bad.q.val()))
-                | (self.ok.val() & self.hdr.last.val()));
         // An in-order ULPDU placed out of order: checked and accounted, its beats discarded.
-        self.skip.next = self.m_in.val() & self.skip_hit.val();
-        self.go.next = (self.st.q.val() == 4)
-            & (self.m_probe.val()
-                | (self.dfifo.not_full.val() & (self.rfifo.not_full.val() | !self.want_rec.val())));
-        self.hdr.ready.next = self.go.val();
+        self.skip.next = self.m_in.val() & self.skip_eff.val();
         self.dfifo.push.next = self.go.val() & !self.m_probe.val();
         self.dfifo.push_data.next = bit_cast::<{ desc::BITS }, 64>(self.addr.q.val())
-            | (bit_cast::<{ desc::BITS }, 16>(self.hdr.plen.val()) << self.c_d_len.val())
-            | (bit_cast::<{ desc::BITS }, 5>(self.hdr.skip.val()) << self.c_d_skip.val())
+            | (bit_cast::<{ desc::BITS }, 16>(self.rq.val().get_value_ck_plen())
+                << self.c_d_len.val())
+            | (bit_cast::<{ desc::BITS }, 5>(self.rq.val().get_value_ck_skip())
+                << self.c_d_skip.val())
             | (bit_cast::<{ desc::BITS }, 1>((self.ok.val() & !self.skip.val()).into())
                 << self.c_d_write.val())
             | (bit_cast::<{ desc::BITS }, 1>(self.want_rec.val().into()) << self.c_d_fence.val());
@@ -755,17 +1137,17 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                 | (bit_cast::<32, 4>(self.r_code.val().get_bits::<4>(8)) << 8)
                 | (bit_cast::<32, 8>(self.r_code.val().get_bits::<8>(0)) << 16);
             // An MPA error has no DDP header to echo (the FPDU was not verified).
-            if !self.hdr.mpa.val() {
+            if !self.rq.val().get_value_ck_mpa() {
                 self.r_flags.next = 2.into();
-                self.r_ulen.next = self.hdr.ulen.val();
-                self.r_f24.next = self.hdr.echo.val().get_bits::<64>(0);
-                self.r_f32.next = self.hdr.echo.val().get_bits::<32>(64);
-                self.r_f36.next = self.hdr.echo.val().get_bits::<32>(96);
-                self.r_f40.next = bit_cast::<64, 16>(self.hdr.echo.val().get_bits::<16>(128));
+                self.r_ulen.next = self.rq.val().get_value_ck_ulen();
+                self.r_f24.next = self.r_echo.val().get_bits::<64>(0);
+                self.r_f32.next = self.r_echo.val().get_bits::<32>(64);
+                self.r_f36.next = self.r_echo.val().get_bits::<32>(96);
+                self.r_f40.next = bit_cast::<64, 16>(self.r_echo.val().get_bits::<16>(128));
             }
-        } else if self.hdr.tagged.val() {
+        } else if self.rq.val().get_value_ck_tagged() {
             self.r_kind.next = self.c_k_write.val();
-            if (self.first.val() & (self.hdr.opcode.val() == 2))
+            if (self.first.val() & (self.rq.val().get_value_ck_opcode() == 2))
                 | (!self.first.val() & self.t_rresp.q.val())
             {
                 self.r_kind.next = self.c_k_rresp.val();
@@ -774,41 +1156,43 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             self.r_f16.next = self.t_stag.q.val();
             self.r_f24.next = self.t_to.q.val();
             if self.first.val() {
-                self.r_f16.next = self.hdr.stag.val();
-                self.r_f24.next = self.hdr.to.val();
+                self.r_f16.next = self.rq.val().get_value_ck_stag();
+                self.r_f24.next = self.rq.val().get_value_ck_to();
             }
-        } else if self.hdr.opcode.val() == 1 {
+        } else if self.rq.val().get_value_ck_opcode() == 1 {
             self.r_kind.next = self.c_k_rreq.val();
-            self.r_f16.next = self.hdr.msn.val();
-            self.r_f20.next = self.hdr.sink_stag.val();
-            self.r_f24.next = self.hdr.sink_to.val();
-            self.r_f32.next = self.hdr.rd_size.val();
-            self.r_f36.next = self.hdr.src_stag.val();
-            self.r_f40.next = self.hdr.src_to.val();
-        } else if self.hdr.opcode.val() == 7 {
+            self.r_f16.next = self.rq.val().get_value_ck_msn();
+            self.r_f20.next = self.rq.val().get_value_ck_sink_stag();
+            self.r_f24.next = self.rq.val().get_value_ck_sink_to();
+            self.r_f32.next = self.rq.val().get_value_ck_rd_size();
+            self.r_f36.next = self.rq.val().get_value_ck_src_stag();
+            self.r_f40.next = self.rq.val().get_value_ck_src_to();
+        } else if self.rq.val().get_value_ck_opcode() == 7 {
             self.r_kind.next = self.c_k_term.val();
             self.r_len.next = self.len64.val();
-            self.r_f16.next = self.hdr.msn.val();
-            self.r_f20.next = bit_cast::<32, 4>(self.hdr.tctl.val().get_bits::<4>(12))
-                | (bit_cast::<32, 4>(self.hdr.tctl.val().get_bits::<4>(8)) << 8)
-                | (bit_cast::<32, 8>(self.hdr.tctl.val().get_bits::<8>(0)) << 16);
+            self.r_f16.next = self.rq.val().get_value_ck_msn();
+            self.r_f20.next = bit_cast::<32, 4>(self.r_tctl.val().get_bits::<4>(12))
+                | (bit_cast::<32, 4>(self.r_tctl.val().get_bits::<4>(8)) << 8)
+                | (bit_cast::<32, 8>(self.r_tctl.val().get_bits::<8>(0)) << 16);
         } else {
             self.r_kind.next = self.c_k_send.val();
             self.r_len.next = bit_cast::<64, 33>(self.end33.val());
-            self.r_f16.next = self.hdr.msn.val();
-            self.r_f20.next = bit_cast::<32, 2>(self.hdr.qn.val());
-            if (self.hdr.opcode.val() == 5) | (self.hdr.opcode.val() == 6) {
+            self.r_f16.next = self.rq.val().get_value_ck_msn();
+            self.r_f20.next = bit_cast::<32, 2>(self.rq.val().get_value_ck_qn());
+            if (self.rq.val().get_value_ck_opcode() == 5)
+                | (self.rq.val().get_value_ck_opcode() == 6)
+            {
                 self.r_flags.next = self.r_flags.val() | 1;
             }
             if self.inv_needed.val() {
                 self.r_flags.next = self.r_flags.val() | 2;
-                self.r_f24.next = bit_cast::<64, 32>(self.hdr.stag.val());
+                self.r_f24.next = bit_cast::<64, 32>(self.rq.val().get_value_ck_stag());
             }
         }
         self.rfifo.push_data.next = bit_cast::<REC_BITS, 8>(self.r_kind.val())
             | (bit_cast::<REC_BITS, 8>(self.r_flags.val()) << self.c_r_flags.val())
             | (bit_cast::<REC_BITS, 16>(self.r_ulen.val()) << self.c_r_ulen.val())
-            | (bit_cast::<REC_BITS, 32>(self.hdr.seq.val()) << self.c_r_seq.val())
+            | (bit_cast::<REC_BITS, 32>(self.rq.val().get_value_ck_seq()) << self.c_r_seq.val())
             | (bit_cast::<REC_BITS, 64>(self.r_len.val()) << self.c_r_len.val())
             | (bit_cast::<REC_BITS, 32>(self.r_f16.val()) << self.c_r_f16.val())
             | (bit_cast::<REC_BITS, 32>(self.r_f20.val()) << self.c_r_f20.val())
@@ -819,30 +1203,29 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
 
         if self.go.val() & !self.m_in.val() {
             // Out of order: a probe's result, or a placement's descriptor; nothing else.
-            self.st.d.next = 0.into();
             if self.m_probe.val() {
                 self.probe_v.d.next = true;
                 self.probe_ok_q.d.next = self.ok.val();
-                self.probe_tpl_q.d.next = self.hdr.tagged.val() & (self.hdr.plen.val() != 0);
+                self.probe_tpl_q.d.next =
+                    self.rq.val().get_value_ck_tagged() & (self.rq.val().get_value_ck_plen() != 0);
                 self.probe_inv_q.d.next = self.inv_needed.val();
-                self.probe_stag_q.d.next = self.hdr.stag.val();
-                self.probe_dec_q.d.next = !self.hdr.err.val();
-            } else if self.ok.val() & (self.hdr.plen.val() != 0) {
+                self.probe_stag_q.d.next = self.rq.val().get_value_ck_stag();
+                self.probe_dec_q.d.next = !self.rq.val().get_value_ck_err();
+            } else if self.ok.val() & (self.rq.val().get_value_ck_plen() != 0) {
                 self.placed_q.d.next = true;
-                self.placed_len_q.d.next = self.hdr.plen.val();
+                self.placed_len_q.d.next = self.rq.val().get_value_ck_plen();
                 self.placed_ooo_q.d.next = true;
             }
         }
         if self.go.val() & self.m_in.val() {
-            self.st.d.next = 0.into();
             self.fpdu_q.d.next = true;
             if self.skip.val() {
                 self.skip_v.d.next = true;
-                self.skip_s.d.next = self.hdr.seq.val();
+                self.skip_s.d.next = self.rq.val().get_value_ck_seq();
             }
-            if self.ok.val() & (self.hdr.plen.val() != 0) & !self.skip.val() {
+            if self.ok.val() & (self.rq.val().get_value_ck_plen() != 0) & !self.skip.val() {
                 self.placed_q.d.next = true;
-                self.placed_len_q.d.next = self.hdr.plen.val();
+                self.placed_len_q.d.next = self.rq.val().get_value_ck_plen();
                 self.placed_ooo_q.d.next = false;
             }
             if !self.stop.q.val() & !self.ok.val() {
@@ -850,40 +1233,51 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                 self.stop.d.next = true;
                 self.ev.d.next = true;
                 self.ecode.d.next = self.r_code.val();
-                self.eseq.d.next = self.hdr.seq.val();
+                self.eseq.d.next = self.rq.val().get_value_ck_seq();
             }
-            if self.ok.val() & self.hdr.tagged.val() {
+            if self.ok.val() & self.rq.val().get_value_ck_tagged() {
                 // Message accounting (golden::receiver::messages): the first segment's STag and
                 // TO, the payload of all of them, completed by L = 1.
-                self.t_open.d.next = !self.hdr.last.val();
+                self.t_open.d.next = !self.rq.val().get_value_ck_last();
                 self.t_len.d.next = self.tot.val();
                 if self.first.val() {
-                    self.t_rresp.d.next = self.hdr.opcode.val() == 2;
-                    self.t_stag.d.next = self.hdr.stag.val();
-                    self.t_to.d.next = self.hdr.to.val();
+                    self.t_rresp.d.next = self.rq.val().get_value_ck_opcode() == 2;
+                    self.t_stag.d.next = self.rq.val().get_value_ck_stag();
+                    self.t_to.d.next = self.rq.val().get_value_ck_to();
                 }
             }
-            if self.ok.val() & !self.hdr.tagged.val() & self.hdr.last.val() {
+            if self.ok.val()
+                & !self.rq.val().get_value_ck_tagged()
+                & self.rq.val().get_value_ck_last()
+            {
                 // The message is complete: its queue moves past its MSN.
-                if self.hdr.qn.val() == 0 {
-                    self.base0.d.next = self.hdr.msn.val() + 1;
+                if self.rq.val().get_value_ck_qn() == 0 {
+                    self.base0.d.next = self.rq.val().get_value_ck_msn() + 1;
                 }
-                if self.hdr.qn.val() == 1 {
-                    self.base1.d.next = self.hdr.msn.val() + 1;
+                if self.rq.val().get_value_ck_qn() == 1 {
+                    self.base1.d.next = self.rq.val().get_value_ck_msn() + 1;
                 }
-                if self.hdr.qn.val() == 2 {
-                    self.base2.d.next = self.hdr.msn.val() + 1;
+                if self.rq.val().get_value_ck_qn() == 2 {
+                    self.base2.d.next = self.rq.val().get_value_ck_msn() + 1;
                     // A Terminate from the peer ends the connection.
                     self.stop.d.next = true;
                 }
-                if self.inv_needed.val() {
+                if self.inv_needed.val() & !self.e_dirty.q.val() {
                     self.st_inv_en.next = true;
                 }
             }
         }
 
         if self.rst.val() {
-            self.st.d.next = 0.into();
+            self.vb.d.next = false;
+            self.vc.d.next = false;
+            self.vd.d.next = false;
+            self.ve.d.next = false;
+            self.b_new.d.next = false;
+            self.e_new.d.next = false;
+            self.sb0.d.next = self.cfg_first_msn.val();
+            self.sb1.d.next = self.cfg_first_msn.val();
+            self.sb2.d.next = self.cfg_first_msn.val();
             self.stop.d.next = false;
             self.ev.d.next = false;
             self.ecode.d.next = 0.into();

@@ -91,7 +91,7 @@
 //! | `probe_valid`, `probe_ok`, `probe_tpl`, `probe_inv`, `probe_stag`, `probe_dec` | in | 1, 1, 1, 1, 32, 1 | the checker's result for each probe, in order (`probe_dec`: its header decoded) |
 //! | `cfg_aligned` | in | 1 | header-alignment detection (B.2; with `cfg_place`) |
 //! | `m_ooo`, `ooo_sel` | out | 8W, 1 | probes and placements ([`crate::place::header::HDR_IN_USER`]) for the header block, and when it takes them instead of `mpa_rx`'s ULPDUs |
-//! | `skip_seq`, `skip_hit` | in, out | 32, 1 | the checker's in-order ULPDU, and (a cycle later) whether it was placed out of order |
+//! | `skip_seq`, `skip_hit` | in, out | 32, 1 | the sequence number of the checker's ULPDU in its stage D, and (a cycle later) whether it was placed out of order |
 //! | `skip_take`, `skip_take_seq` | in | 1, 32 | the checker decided that ULPDU: its entry leaves the placed table |
 //! | `placed_fpdus`, `placed_now` | out | 32, 8 | FPDUs placed out of order since reset; entries of the placed table now |
 //!
@@ -112,8 +112,8 @@
 //! beat, then per try a request, one beat per cycle from the ring (from the candidate to the
 //! segment's end) and the verification path's latency ([`PlaceLocate`]); with Markers on a
 //! segment usually needs one try, so the octets of a segment beyond the edge are read twice.
-//! With placement on, the wait for `io_quiet`, the probes (five cycles of the checker per
-//! located FPDU, overlapped with the read), 2 RN + 1 cycles to count the records, and per placed
+//! With placement on, the wait for `io_quiet`, the probes (the checker's five-stage pipeline,
+//! overlapped with the read), 2 RN + 1 cycles to count the records, and per placed
 //! FPDU a third read of its octets; placed FPDUs pass `mpa_rx` once more when the edge reaches
 //! them (their payload is not written again).
 //!
@@ -1185,8 +1185,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.prs[i].d.next = self.ps[i].q.val() - self.e17.val();
             self.pre[i].d.next = self.pe[i].q.val() - self.e17.val();
         }
-        // The checker asks whether its in-order ULPDU was placed out of order (answered a cycle
-        // later; the record is held for four); a ULPDU it decided leaves the table.
+        // The checker asks whether the in-order ULPDU in its stage D was placed out of order
+        // (answered a cycle later, when it is in E); a ULPDU it decided leaves the table.
         self.skip_q.d.next = false;
         for i in 0..RN {
             if self.pv[i].q.val()

@@ -30,7 +30,8 @@
 //! | `clear` | in | 1 | pulse: clear every valid bit (sweep, `N` cycles) |
 //! | `busy` | out | 1 | the sweep is running: lookups read stale valid bits, commands wait |
 //! | `lk_en`, `lk_index` | in | 1, A | datapath: read entry `lk_index`; entry and valid bit on `rd_entry` / `rd_valid` the next cycle |
-//! | `inv_en`, `inv_index` | in | 1, A | datapath: clear the valid bit of `inv_index` |
+//! | `inv_en`, `inv_index` | in | 1, A | datapath: clear the valid bit of `inv_index` (the caller has checked `wr_pend` since its lookup) |
+//! | `wr_pend`, `wr_index` | out | 1, A | a command write waits for the port or is done in this cycle, and its entry |
 //! | `ctl_write`, `ctl_read` | in | 1 | command: write `ctl_entry` / `ctl_valid` into `ctl_index`, or read it (held until `ctl_done`) |
 //! | `ctl_index`, `ctl_entry`, `ctl_valid` | in | A, E, 1 | the command's operands |
 //! | `ctl_done` | out | 1 | pulse: the command was carried out (a read's entry is on `rd_entry` / `rd_valid` in this cycle) |
@@ -80,6 +81,10 @@ pub struct TableRam<const A: usize, const N: usize, const E: usize> {
     pub ctl_valid: Signal<In, Bit>,
     /// Pulse: the command is done.
     pub ctl_done: Signal<Out, Bit>,
+    /// A command write waits or is done in this cycle.
+    pub wr_pend: Signal<Out, Bit>,
+    /// Its entry.
+    pub wr_index: Signal<Out, Bits<A>>,
     /// The entry read last cycle.
     pub rd_entry: Signal<Out, Bits<E>>,
     /// Its valid bit.
@@ -90,8 +95,6 @@ pub struct TableRam<const A: usize, const N: usize, const E: usize> {
     sweep_at: DFF<Bits<A>>,
     rd_pending: DFF<Bit>,
     done: DFF<Bit>,
-    lk_idx: DFF<Bits<A>>,
-    dirty: DFF<Bit>,
     c_last: Constant<Bits<A>>,
     do_read: Signal<Local, Bit>,
     do_write: Signal<Local, Bit>,
@@ -120,6 +123,8 @@ impl<const A: usize, const N: usize, const E: usize> TableRam<A, N, E> {
             ctl_entry: Default::default(),
             ctl_valid: Default::default(),
             ctl_done: Default::default(),
+            wr_pend: Default::default(),
+            wr_index: Default::default(),
             rd_entry: Default::default(),
             rd_valid: Default::default(),
             ram: Default::default(),
@@ -128,8 +133,6 @@ impl<const A: usize, const N: usize, const E: usize> TableRam<A, N, E> {
             sweep_at: Default::default(),
             rd_pending: Default::default(),
             done: Default::default(),
-            lk_idx: Default::default(),
-            dirty: Default::default(),
             c_last: Constant::new(((N - 1) as u64).into()),
             do_read: Default::default(),
             do_write: Default::default(),
@@ -152,7 +155,7 @@ impl<const A: usize, const N: usize, const E: usize> Default for TableRam<A, N, 
 impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, sweep, sweep_at, rd_pending, done, lk_idx, dirty);
+        dff_setup!(self, clock, sweep, sweep_at, rd_pending, done);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.vram.read_clock.next = self.clock.val();
@@ -181,18 +184,12 @@ impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E>
         }
 
         // Write ports: entries from commands; valid bits from the sweep, then the checker's
-        // invalidation (of the entry it looked up, unless a command rewrote it since), then
-        // commands.
-        self.do_inv.next =
-            self.inv_en.val() & (self.inv_index.val() == self.lk_idx.q.val()) & !self.dirty.q.val();
+        // invalidation, then commands.
+        self.do_inv.next = self.inv_en.val();
         self.do_write.next =
             self.ctl_write.val() & !self.done.q.val() & !self.do_inv.val() & !self.sweep.q.val();
-        if self.lk_en.val() {
-            self.lk_idx.d.next = self.lk_index.val();
-            self.dirty.d.next = self.do_write.val() & (self.ctl_index.val() == self.lk_index.val());
-        } else if self.do_write.val() & (self.ctl_index.val() == self.lk_idx.q.val()) {
-            self.dirty.d.next = true;
-        }
+        self.wr_pend.next = self.ctl_write.val() & !self.done.q.val() & !self.sweep.q.val();
+        self.wr_index.next = self.ctl_index.val();
         self.ram.write_address.next = self.ctl_index.val();
         self.ram.write_data.next = self.ctl_entry.val();
         self.ram.write_enable.next = self.do_write.val();
@@ -223,7 +220,6 @@ impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E>
         if self.rst.val() {
             self.done.d.next = false;
             self.rd_pending.d.next = false;
-            self.dirty.d.next = true;
         }
     }
 }
