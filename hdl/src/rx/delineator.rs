@@ -25,8 +25,8 @@
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
 //! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet (an FPDU's first octet) and of the marker origin, loaded while `rst` is high |
-//! | `cfg_markers`, `cfg_crc` | in | 1 | this direction's settings, sampled per FPDU and passed on (`cfg_markers` through a register: the value of the cycle before the FPDU opens) |
-//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (the release buffer's capacity; at most 64768), compared as each beat comes in (keep it steady while a stream runs) |
+//! | `cfg_markers`, `cfg_crc` | in | 1 | this direction's settings, sampled per FPDU and passed on (`cfg_markers` through a register, the value of the cycle before the FPDU opens, for an FPDU with a header cycle; the port itself in the cycle that chains an FPDU: keep it steady while a stream runs) |
+//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (the release buffer's capacity; values above 64768 count as 64768), compared as each beat comes in (keep it steady while a stream runs) |
 //! | `s_axis` | in | 8W | the stream as words ([`super::realigner::RX_WORD_USER`]) |
 //! | `m_axis` | out | 8W | one FPDU per packet (Markers and CRC field included), lane 0 its first word; or an error packet |
 //! | `busy` | out | 1 | a beat taken is still inside (input register, an FPDU's last beat still to go, output queue); low: every FPDU whose last word was taken has gone out |
@@ -41,16 +41,17 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Three cycles from a word in to the same word out when nothing waits (input register, header
-//! or fragment cycle, output queue). One fragment per cycle. An FPDU's header is read in the
+//! From a word's input handshake to its output handshake when nothing waits: two cycles
+//! (input register, fragment cycle into the output queue), three for the first word of an FPDU
+//! that needs a header cycle. One fragment per cycle. An FPDU's header is read in the
 //! cycle its predecessor's last fragment is taken ("chained": no cycle of its own) when that
 //! fragment leaves nothing in acc and the header is in the head beat or in lane 0 of the next
 //! one (the head slice's second entry or the beat offered now); otherwise it takes a header
 //! cycle: the first FPDU, one after an FPDU whose last beat is left in acc, one that starts with
 //! a Marker (k + 2 cycles when that Marker is the last word of a beat), one whose ULPDU_Length is
 //! above the limit. So an FPDU spanning k beats takes k cycles when chained, else k + 1; one
-//! FPDU per segment at 64 octets runs at 0.995 beats per cycle or more at every W (`mpa_rx` rate
-//! test). Several FPDUs in one beat take one cycle each (a fragment per cycle). The error packet
+//! FPDU per segment at 64 octets runs at 0.995 beats per cycle or more at every W (measured,
+//! README; the `mpa_rx` rate test asserts 0.98). Several FPDUs in one beat take one cycle each (a fragment per cycle). The error packet
 //! of a ULPDU_Length above the limit leaves one cycle after its header cycle.
 //!
 //! ### Timing
@@ -140,7 +141,7 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     lead_prep: DFF<Bit>,
     lead_done: DFF<Bit>,
     dead: DFF<Bit>,
-    // A header with ULPDU_Length above the limit was read: its error packet (sideband in fuser)
+    // A header with ULPDU_Length above the limit was read: its error packet (sideband in err2_r)
     // goes out next (from registers, not in the header's cycle).
     bad_len: DFF<Bit>,
     // The sideband of that error packet (set at every header cycle).
@@ -607,7 +608,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.mk_in.next =
             self.markers.val() & (self.to_mk.q.val() < bit_cast::<7, 6>(self.avail.val()));
         // inc: the Marker at to_mk (< 128) comes before the FPDU's end, rem words away.
-        // inc: the Marker at to_mk (< 128) comes before the FPDU's end, rem words away.
         self.inc.next = self.markers.val() & self.mk_before_end.q.val();
         // The FPDU ends in this beat when rem + inc <= avail: rem < avail with a Marker inside,
         // rem <= avail without (both compared beside inc, no adder in the decision).
@@ -918,7 +918,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.ch_ok_nb.next = self.i_ok[0].val();
         }
         // That distance T = to_mk - avail is the register te. P > T with P = (L + 9) / 4 holds
-        // when T < 2, else exactly when (L / 4, L % 4 == 3) > (T - 2, 1) taken as one number:
+        // when T < 2, else exactly when (L / 4, L % 4 == 3) > (T - 2, 0) taken as one number:
         // L itself against a register (te_m2 = T - 2), no adder after the beat's octets.
         self.ch_len_nb.next = self.hd_slen0.q.val();
         if self.head.s_axis.ready.val() {
