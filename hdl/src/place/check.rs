@@ -307,6 +307,10 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     c_idx_ok: DFF<Bit>,
     c_win_ok: DFF<Bit>,
     d_win_ok: DFF<Bit>,
+    // C's entry fields that D uses (C's own registers hold the next ULPDU's by then).
+    d_e_addr: DFF<Bits<64>>,
+    d_p_addr: DFF<Bits<64>>,
+    d_e_wr: DFF<Bit>,
     // The entries read (C).
     e_stag: DFF<Bits<32>>,
     e_base: DFF<Bits<64>>,
@@ -546,6 +550,9 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             c_idx_ok: Default::default(),
             c_win_ok: Default::default(),
             d_win_ok: Default::default(),
+            d_e_addr: Default::default(),
+            d_p_addr: Default::default(),
+            d_e_wr: Default::default(),
             e_stag: Default::default(),
             e_base: Default::default(),
             e_len: Default::default(),
@@ -731,6 +738,9 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             c_idx_ok,
             c_win_ok,
             d_win_ok,
+            d_e_addr,
+            d_p_addr,
+            d_e_wr,
             e_stag,
             e_base,
             e_len,
@@ -1043,6 +1053,9 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             self.mo_ok.d.next = self.hc.q.val().get_value_ck_mo() <= self.p_len.q.val();
             self.end_ok.d.next = self.end33_c.val() <= bit_cast::<33, 32>(self.p_len.q.val());
             self.d_win_ok.d.next = self.c_win_ok.q.val();
+            self.d_e_addr.d.next = self.e_addr.q.val();
+            self.d_p_addr.d.next = self.p_addr.q.val();
+            self.d_e_wr.d.next = self.e_wr.q.val();
         }
         // ---- D: the first failing rule, and the address. ----
         // [TO, TO + len) inside [base, base + len): TO >= base and TO + len <= base + len (65
@@ -1055,14 +1068,14 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         if self.adv.val() {
             self.bad.d.next = true;
             if self.hd.q.val().get_value_ck_tagged() {
-                self.addr.d.next = self.e_addr.q.val() + self.off.q.val();
+                self.addr.d.next = self.d_e_addr.q.val() + self.off.q.val();
                 if self.hd.q.val().get_value_ck_plen() == 0 {
                     self.bad.d.next = false;
                 } else if !self.key_ok.q.val() {
                     self.code.d.next = self.c_e_inv_stag.val();
                 } else if !self.pd_ok.q.val() {
                     self.code.d.next = self.c_e_pd.val();
-                } else if !self.e_wr.q.val() {
+                } else if !self.d_e_wr.q.val() {
                     self.code.d.next = self.c_e_inv_stag.val();
                 } else if self.wrap.q.val() {
                     self.code.d.next = self.c_e_wrap.val();
@@ -1073,7 +1086,7 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                 }
             } else {
                 self.addr.d.next =
-                    self.p_addr.q.val() + bit_cast::<64, 32>(self.hd.q.val().get_value_ck_mo());
+                    self.d_p_addr.q.val() + bit_cast::<64, 32>(self.hd.q.val().get_value_ck_mo());
                 if !self.d_win_ok.q.val() {
                     self.code.d.next = self.c_e_msn.val();
                 } else if !self.buf_ok.q.val() {
