@@ -1330,9 +1330,9 @@ fn rnic_rx_rate_and_latency_at_w8_and_w64() {
 }
 
 /// Back-to-back ULPDUs through the checker's pipeline, with the memory compared: 64-octet Sends
-/// (each to its own posted buffer) and 4 KiB Writes at full rate, at every W on Verilator. (A
-/// stage that read the next ULPDU's buffer address wrote a Send into another buffer at W = 64;
-/// the directed tests did not have ULPDUs close enough together to show it.)
+/// (each to its own posted buffer) and 4 KiB Writes at full rate, at every W on Verilator: the
+/// case of the stage-D bug that only `make test-long`'s campaign found (a stage reading the next
+/// ULPDU's buffer address); this test was not run against that bug.
 #[test]
 fn back_to_back_sends_and_writes_place_what_golden_places_at_every_width() {
     use sim::place::{rnic_rx, workload, Workload};
