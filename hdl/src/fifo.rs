@@ -66,6 +66,8 @@ pub struct RegFifo<const N: usize> {
     oq_data: DFF<Bits<N>>,
     // The thermometer's full mark: 1 << (depth - 1).
     c_last: Constant<Bits<32>>,
+    // Below 32 entries the slot at the write pointer is always free: write it every cycle.
+    c_free_slot: Constant<Bit>,
     load: Signal<Local, Bit>,
 }
 
@@ -92,6 +94,7 @@ impl<const N: usize> RegFifo<N> {
             oq_valid: Default::default(),
             oq_data: Default::default(),
             c_last: Constant::new((1u64 << (depth - 1)).into()),
+            c_free_slot: Constant::new(depth < 32),
             load: Default::default(),
         }
     }
@@ -105,10 +108,12 @@ impl<const N: usize> Logic for RegFifo<N> {
         self.ram.write_address.next = self.wr.q.val();
         self.ram.write_data.next = self.push_data.val();
         self.ram.read_address.next = self.rd.q.val();
-        // Write at the write pointer. The write enable is the push itself (no fullness check in
-        // the RAM's enable path); a push into a full FIFO is flagged and leaves the contents
-        // undefined until reset.
-        self.ram.write_enable.next = self.push.val();
+        // Write at the write pointer; only the pointer follows `push`. With fewer than 32 entries
+        // the slot there never holds a stored entry, so it is written every cycle and the
+        // consumer's handshake (often behind `push`) does not reach the RAM's write
+        // enable. With 32 the enable is the push itself (no fullness check in the enable path).
+        // A push into a full FIFO is flagged and leaves the contents undefined until reset.
+        self.ram.write_enable.next = self.push.val() | self.c_free_slot.val();
         if self.push.val() {
             self.wr.d.next = self.wr.q.val() + 1;
             if (self.cnt.q.val() & self.c_last.val()).any() {
