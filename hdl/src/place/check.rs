@@ -275,6 +275,11 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     stv_h: DFF<Bit>,
     pb_h: DFF<Bits<PB_BITS>>,
     pbv_h: DFF<Bit>,
+    // This stage's ULPDU invalidates its STag entry when it passes (B..D; E decides with its
+    // checks).
+    b_inv: DFF<Bit>,
+    c_inv: DFF<Bit>,
+    d_inv: DFF<Bit>,
     // An older ULPDU in flight at the lookup invalidates this STag entry (B, C).
     b_kill: DFF<Bit>,
     c_kill: DFF<Bit>,
@@ -408,9 +413,7 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     c_idx: Signal<Local, Bits<SA>>,
     d_idx: Signal<Local, Bits<SA>>,
     e_idx: Signal<Local, Bits<SA>>,
-    b_inv: Signal<Local, Bit>,
-    c_inv: Signal<Local, Bit>,
-    d_inv: Signal<Local, Bit>,
+    a_inv: Signal<Local, Bit>,
     kill: Signal<Local, Bit>,
     st_eff: Signal<Local, Bits<ST_BITS>>,
     stv_eff: Signal<Local, Bit>,
@@ -525,6 +528,9 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             stv_h: Default::default(),
             pb_h: Default::default(),
             pbv_h: Default::default(),
+            b_inv: Default::default(),
+            c_inv: Default::default(),
+            d_inv: Default::default(),
             b_kill: Default::default(),
             c_kill: Default::default(),
             b_dirty: Default::default(),
@@ -643,9 +649,7 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             c_idx: Default::default(),
             d_idx: Default::default(),
             e_idx: Default::default(),
-            b_inv: Default::default(),
-            c_inv: Default::default(),
-            d_inv: Default::default(),
+            a_inv: Default::default(),
             kill: Default::default(),
             st_eff: Default::default(),
             stv_eff: Default::default(),
@@ -712,6 +716,9 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             stv_h,
             pb_h,
             pbv_h,
+            b_inv,
+            c_inv,
+            d_inv,
             b_kill,
             c_kill,
             b_dirty,
@@ -889,8 +896,16 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.hq.push.next = self.a_take.val();
         self.hq.push_data.next = self.a_rec.val();
         self.hq.out_ready.next = self.go.val();
+        self.a_inv.next = (self.hdr.mode.val() == 0)
+            & !self.hdr.err.val()
+            & !self.hdr.tagged.val()
+            & self.hdr.last.val()
+            & ((self.hdr.opcode.val() == 4) | (self.hdr.opcode.val() == 6));
         if self.adv.val() {
             self.vb.d.next = self.a_take.val();
+            self.b_inv.d.next = self.a_inv.val();
+            self.c_inv.d.next = self.b_inv.q.val();
+            self.d_inv.d.next = self.c_inv.q.val();
             self.vc.d.next = self.vb.q.val();
             self.vd.d.next = self.vc.q.val();
             self.ve.d.next = self.vd.q.val();
@@ -905,30 +920,12 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.c_idx.next = bit_cast::<SA, 32>(self.hc.q.val().get_value_ck_stag() >> 8);
         self.d_idx.next = bit_cast::<SA, 32>(self.hd.q.val().get_value_ck_stag() >> 8);
         self.e_idx.next = bit_cast::<SA, 32>(self.rq.val().get_value_ck_stag() >> 8);
-        self.b_inv.next = (self.hb.q.val().get_value_ck_mode() == 0)
-            & !self.hb.q.val().get_value_ck_err()
-            & !self.hb.q.val().get_value_ck_tagged()
-            & self.hb.q.val().get_value_ck_last()
-            & ((self.hb.q.val().get_value_ck_opcode() == 4)
-                | (self.hb.q.val().get_value_ck_opcode() == 6));
-        self.c_inv.next = (self.hc.q.val().get_value_ck_mode() == 0)
-            & !self.hc.q.val().get_value_ck_err()
-            & !self.hc.q.val().get_value_ck_tagged()
-            & self.hc.q.val().get_value_ck_last()
-            & ((self.hc.q.val().get_value_ck_opcode() == 4)
-                | (self.hc.q.val().get_value_ck_opcode() == 6));
-        self.d_inv.next = (self.hd.q.val().get_value_ck_mode() == 0)
-            & !self.hd.q.val().get_value_ck_err()
-            & !self.hd.q.val().get_value_ck_tagged()
-            & self.hd.q.val().get_value_ck_last()
-            & ((self.hd.q.val().get_value_ck_opcode() == 4)
-                | (self.hd.q.val().get_value_ck_opcode() == 6));
         // A lookup misses the invalidations of the older ULPDUs still in flight (E's happens in
         // this very cycle): one of them that invalidates the same entry makes it invalid here.
         self.kill.next =
-            (self.vb.q.val() & self.b_inv.val() & (self.b_idx.val() == self.a_idx.val()))
-                | (self.vc.q.val() & self.c_inv.val() & (self.c_idx.val() == self.a_idx.val()))
-                | (self.vd.q.val() & self.d_inv.val() & (self.d_idx.val() == self.a_idx.val()))
+            (self.vb.q.val() & self.b_inv.q.val() & (self.b_idx.val() == self.a_idx.val()))
+                | (self.vc.q.val() & self.c_inv.q.val() & (self.c_idx.val() == self.a_idx.val()))
+                | (self.vd.q.val() & self.d_inv.q.val() & (self.d_idx.val() == self.a_idx.val()))
                 | (self.ve.q.val()
                     & self.inv_needed.val()
                     & self.m_in.val()
