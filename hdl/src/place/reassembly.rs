@@ -353,6 +353,14 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     poct_q: DFF<Bits<17>>,
     pcnt_q: DFF<Bits<32>>,
     pl_k: DFF<Bits<8>>,
+    // The placing list's entry pl_k, registered (the 16-way choice is a cycle of its own), and
+    // "they are pl_k's": state 18 waits a cycle after entering it for them.
+    pk_seq: DFF<Bits<32>>,
+    pk_end: DFF<Bits<32>>,
+    pk_len: DFF<Bits<17>>,
+    pk_inv: DFF<Bit>,
+    pk_stag: DFF<Bits<32>>,
+    pk_v: DFF<Bit>,
     pl_go: DFF<Bit>,
     skip_q: DFF<Bit>,
     /// The locator finished the segment while state 15 waited.
@@ -445,9 +453,6 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     rec_after: Signal<Local, Bits<8>>,
     held_after: Signal<Local, Bits<32>>,
     npl: Signal<Local, Bits<8>>,
-    pk_len: Signal<Local, Bits<17>>,
-    pk_inv: Signal<Local, Bit>,
-    pk_stag: Signal<Local, Bits<32>>,
 }
 
 impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReassembly<W, B, D, RN> {
@@ -617,6 +622,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             poct_q: Default::default(),
             pcnt_q: Default::default(),
             pl_k: Default::default(),
+            pk_seq: Default::default(),
+            pk_end: Default::default(),
+            pk_len: Default::default(),
+            pk_inv: Default::default(),
+            pk_stag: Default::default(),
+            pk_v: Default::default(),
             pl_go: Default::default(),
             skip_q: Default::default(),
             done_q: Default::default(),
@@ -703,9 +714,6 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             rec_after: Default::default(),
             held_after: Default::default(),
             npl: Default::default(),
-            pk_len: Default::default(),
-            pk_inv: Default::default(),
-            pk_stag: Default::default(),
         }
     }
 
@@ -736,8 +744,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r,
             d_valid, d_fin, vrd_v, vrd_a, vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v,
             al_nok, al_q, pr_pkt, pr_prb, lp_j, lp_nh, lp_nhp, lp_np, lp_oct, xq_v, xq_s, xq_e,
-            ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q, pl_k, pl_go, skip_q,
-            done_q
+            ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q, pl_k, pk_seq, pk_end,
+            pk_len, pk_inv, pk_stag, pk_v, pl_go, skip_q, done_q
         );
         for i in 0..RN {
             self.pv[i].clock.next = self.clock.val();
@@ -858,20 +866,25 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.loc.m_ulpdu.ready.next = self.m_ooo.ready.val();
         self.ooo_sel.next = self.sel_q.q.val();
         self.placed_fpdus.next = self.pcnt_q.q.val();
-        self.loc.pl_seq.next = 0.into();
-        self.loc.pl_end.next = 0.into();
-        self.pk_len.next = 0.into();
-        self.pk_inv.next = false;
-        self.pk_stag.next = 0.into();
+        self.pk_seq.d.next = 0.into();
+        self.pk_end.d.next = 0.into();
+        self.pk_len.d.next = 0.into();
+        self.pk_inv.d.next = false;
+        self.pk_stag.d.next = 0.into();
         for k in 0..RN {
             if self.pl_k.q.val() == self.c_idx[k].val() {
-                self.loc.pl_seq.next = self.ls32[k].q.val();
-                self.loc.pl_end.next = self.le32[k].q.val();
-                self.pk_len.next = self.le[k].q.val() - self.ls[k].q.val();
-                self.pk_inv.next = self.linv[k].q.val();
-                self.pk_stag.next = self.lstag[k].q.val();
+                self.pk_seq.d.next = self.ls32[k].q.val();
+                self.pk_end.d.next = self.le32[k].q.val();
+                self.pk_len.d.next = self.le[k].q.val() - self.ls[k].q.val();
+                self.pk_inv.d.next = self.linv[k].q.val();
+                self.pk_stag.d.next = self.lstag[k].q.val();
             }
         }
+        // pl_k changes only as state 18 is entered (from 8 or 19): the entry registered in
+        // 18's first cycle is pl_k's from its second on.
+        self.pk_v.d.next = self.state.q.val() == 18;
+        self.loc.pl_seq.next = self.pk_seq.q.val();
+        self.loc.pl_end.next = self.pk_end.q.val();
         // The locator's reads pass a register slice (its `ready` is a register: no path from
         // the locator's `ready` into the ring addresses).
         self.rdq.clock.next = self.clock.val();
@@ -884,7 +897,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.rdq.m_axis.ready.next = self.loc.s_rd.ready.val();
         self.rdq.s_axis.valid.next = (self.state.q.val() == 13) & self.d_valid.q.val();
         self.loc.pl_valid.next =
-            (self.state.q.val() == 18) & (self.pl_k.q.val() != self.lc.q.val());
+            (self.state.q.val() == 18) & self.pk_v.q.val() & (self.pl_k.q.val() != self.lc.q.val());
         self.loc_valid.next = self.loc.loc_valid.val();
         self.loc_start.next = self.loc.loc_start.val();
         self.loc_end.next = self.loc.loc_end.val();
@@ -1776,19 +1789,19 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         self.state.d.next = 0.into();
                     }
                 } else {
-                    if self.loc.pl_ready.val() {
+                    if self.loc.pl_ready.val() & self.pk_v.q.val() {
                         self.pl_go.d.next = true;
                         self.state.d.next = 19.into();
                         for i in 0..RN {
                             if self.fslot[i].val() {
                                 self.pv[i].d.next = true;
                                 self.ppass[i].d.next = false;
-                                self.ps32[i].d.next = self.loc.pl_seq.val();
-                                self.ps[i].d.next = bit_cast::<17, 32>(self.loc.pl_seq.val());
-                                self.pe[i].d.next = bit_cast::<17, 32>(self.loc.pl_end.val());
-                                self.plen[i].d.next = self.pk_len.val();
-                                self.pinv[i].d.next = self.pk_inv.val();
-                                self.pstag[i].d.next = self.pk_stag.val();
+                                self.ps32[i].d.next = self.pk_seq.q.val();
+                                self.ps[i].d.next = bit_cast::<17, 32>(self.pk_seq.q.val());
+                                self.pe[i].d.next = bit_cast::<17, 32>(self.pk_end.q.val());
+                                self.plen[i].d.next = self.pk_len.q.val();
+                                self.pinv[i].d.next = self.pk_inv.q.val();
+                                self.pstag[i].d.next = self.pk_stag.q.val();
                             }
                         }
                     }
