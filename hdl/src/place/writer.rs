@@ -9,15 +9,17 @@
 //! the header length and the address alignment (a two-beat window, a lane mask and a rotation).
 //!
 //! ```text
-//!  desc ─► AW engine ─► AW slot ─► m_axi_aw*        (bursts: min(256, to the 4 KiB boundary, left))
+//!  desc ─► AW engine ─► AW slice (2) ─► m_axi_aw*   (bursts: min(256, to the 4 KiB boundary, left))
 //!             │  └──► fence FIFO (bursts issued so far) ─► fence_* (to the delivery block)
 //!             └──► W command FIFO ─► W engine ─► W slot ─► m_axi_w*
 //!  s_axis (ULPDU beats) ─────────────────┘  prev | cur ─► lane merge ─► rotate right by r lanes
+//!                                           (or a finished command's flush beat from prev)
 //!  m_axi_b* ─► responses counted; SLVERR/DECERR: sticky error, the burst's number kept
 //! ```
 //!
 //! A descriptor with the fence bit set yields one fence entry: the number of bursts issued once
-//! its last burst is issued. The delivery block releases a record when that many responses
+//! its last burst is issued (into the AW slice, so before the bus takes it: no response can
+//! come earlier). The delivery block releases a record when that many responses
 //! have arrived, so no record is visible before its data is in memory. `bready` is always high.
 //! AW and W are independent (neither waits for the other's ready, A3.3.1).
 //!
@@ -30,7 +32,7 @@
 //! | `s_axis` | in | 8W | the ULPDUs' beats, one packet per descriptor, in order |
 //! | `m_axi` | | | AXI4 write channels ([`crate::axi::Axi4WriteMaster`]), registered |
 //! | `fence_valid`, `fence_data`, `fence_ready` | out, out, in | 1, 32, 1 | fence entries (bursts issued), from a FIFO |
-//! | `bursts`, `responses`, `write_errors` | out | 32 | counters: AW issued, B received, B with SLVERR/DECERR |
+//! | `bursts`, `responses`, `write_errors` | out | 32 | counters: AW issued (into the AW slice, at most two ahead of the bus), B received, B with SLVERR/DECERR |
 //! | `b_err`, `b_err_at` | out | 1, 32 | sticky: a response was an error; the number of responses before it |
 //! | `idle` | out | 1 | no descriptor in progress and every burst answered |
 //!
@@ -38,11 +40,17 @@
 //! `W` bytes per beat (the AXI data bus is 8W bits), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! The first AW three cycles after the descriptor (a burst's length is worked out in the cycle
-//! before it is issued: two cycles per burst), the first W beat four cycles after the
-//! descriptor or three after its first payload beat, whichever is later. One W beat per cycle within a
-//! descriptor; a descriptor costs one more cycle between payloads (and one more when the
-//! payload's last octets sit in a beat the ULPDU does not fill: the flush beat).
+//! The first AW two cycles after the descriptor (the first burst's length is worked out from
+//! the descriptor in its own cycle, the burst goes into the two-entry AW slice in the next);
+//! a descriptor's further bursts two cycles apart (a prep cycle each). A descriptor is taken
+//! every cycle while each has a single burst (the next is taken in the cycle the engine's last
+//! burst goes into the slice). The first W beat four cycles after the
+//! descriptor or three after its first payload beat, whichever is later. One W beat per cycle
+//! within a descriptor, and no cycle between descriptors: when a payload's last octets sit in
+//! the ULPDU's last beat but need one more memory beat (the flush beat), that beat goes out in
+//! the next cycle beside the next ULPDU's first beat, which writes nothing when its payload
+//! starts after its header in memory lanes (header octets at least the address's lane);
+//! otherwise the next ULPDU waits a cycle.
 //!
 //! ### On bad input
 //! A descriptor with the write bit clear, or a zero length, writes nothing and discards its
@@ -55,6 +63,7 @@ use crate::axi::{
 };
 use crate::fifo::RegFifo;
 use crate::place::desc;
+use crate::skid::SkidBuffer;
 use crate::stream::{check_stream_params, StreamSink};
 use rust_hdl::prelude::*;
 
@@ -109,10 +118,10 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     a_prep: DFF<Bit>,
     a_burst: DFF<Bits<17>>,
     a_last: DFF<Bit>,
-    f_pend: DFF<Bit>,
-    awv: DFF<Bit>,
-    awaddr: DFF<Bits<64>>,
-    awlen: DFF<Bits<8>>,
+    // The engine's item is a fenced descriptor that writes nothing: no burst, only its fence.
+    a_zero: DFF<Bit>,
+    // Issued bursts (`awlen` in bits 71:64, `awaddr` below) on their way to the bus.
+    aw_q: SkidBuffer<Bits<72>>,
     aw_total: DFF<Bits<32>>,
     inflight: DFF<Bits<6>>,
     // W engine.
@@ -122,6 +131,7 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     w_rem: DFF<Bits<17>>,
     w_more: DFF<Bit>,
     w_one: DFF<Bit>,
+    w_two: DFF<Bit>,
     w_beat0: DFF<Bit>,
     w_need: DFF<Bits<8>>,
     w_r: DFF<Bits<8>>,
@@ -132,6 +142,11 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     w_bcnt: DFF<Bits<8>>,
     w_in_done: DFF<Bit>,
     prev: DFF<Bits<B>>,
+    // A handed-off flush beat: waiting, its lane mask, rotation and strobes.
+    fl_v: DFF<Bit>,
+    fl_pm: DFF<Bits<B>>,
+    fl_r: DFF<Bits<8>>,
+    fl_strb: DFF<Bits<W>>,
     wv: DFF<Bit>,
     wdata: DFF<Bits<B>>,
     wstrb: DFF<Bits<W>>,
@@ -169,6 +184,9 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     d_wr: Signal<Local, Bit>,
     d_fence: Signal<Local, Bit>,
     d_nb: Signal<Local, Bits<17>>,
+    d_to4k: Signal<Local, Bits<17>>,
+    d_cap: Signal<Local, Bits<17>>,
+    a_free: Signal<Local, Bit>,
     accept: Signal<Local, Bit>,
     // AW burst.
     to4k: Signal<Local, Bits<17>>,
@@ -198,6 +216,12 @@ pub struct PlaceWriter<const W: usize, const B: usize> {
     strb: Signal<Local, Bits<W>>,
     bl: Signal<Local, Bit>,
     w_done: Signal<Local, Bit>,
+    fl_emit: Signal<Local, Bit>,
+    may_take: Signal<Local, Bit>,
+    rsel: Signal<Local, Bits<8>>,
+    more_after: Signal<Local, Bit>,
+    one_after: Signal<Local, Bit>,
+    handoff: Signal<Local, Bit>,
     infl_next: Signal<Local, Bits<6>>,
 }
 
@@ -236,16 +260,15 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             a_prep: Default::default(),
             a_burst: Default::default(),
             a_last: Default::default(),
-            f_pend: Default::default(),
-            awv: Default::default(),
-            awaddr: Default::default(),
-            awlen: Default::default(),
+            a_zero: Default::default(),
+            aw_q: Default::default(),
             aw_total: Default::default(),
             inflight: Default::default(),
             w_busy: Default::default(),
             w_rem: Default::default(),
             w_more: Default::default(),
             w_one: Default::default(),
+            w_two: Default::default(),
             w_beat0: Default::default(),
             w_need: Default::default(),
             w_r: Default::default(),
@@ -256,6 +279,10 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             w_bcnt: Default::default(),
             w_in_done: Default::default(),
             prev: Default::default(),
+            fl_v: Default::default(),
+            fl_pm: Default::default(),
+            fl_r: Default::default(),
+            fl_strb: Default::default(),
             wv: Default::default(),
             wdata: Default::default(),
             wstrb: Default::default(),
@@ -290,6 +317,9 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             d_wr: Default::default(),
             d_fence: Default::default(),
             d_nb: Default::default(),
+            d_to4k: Default::default(),
+            d_cap: Default::default(),
+            a_free: Default::default(),
             accept: Default::default(),
             to4k: Default::default(),
             cap: Default::default(),
@@ -316,6 +346,12 @@ impl<const W: usize, const B: usize> PlaceWriter<W, B> {
             strb: Default::default(),
             bl: Default::default(),
             w_done: Default::default(),
+            fl_emit: Default::default(),
+            may_take: Default::default(),
+            rsel: Default::default(),
+            more_after: Default::default(),
+            one_after: Default::default(),
+            handoff: Default::default(),
             infl_next: Default::default(),
         }
     }
@@ -331,10 +367,10 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, a_busy, a_addr, a_left, a_fence, a_prep, a_burst, a_last, f_pend, awv,
-            awaddr, awlen, aw_total, inflight, w_busy, w_rem, w_more, w_one, w_beat0, w_need, w_r,
-            w_pm, w_first, w_lastm, w_a12, w_bcnt, w_in_done, prev, wv, wdata, wstrb, wlast, b_cnt,
-            berr, berr_at, berr_cnt
+            self, clock, a_busy, a_addr, a_left, a_fence, a_prep, a_burst, a_last, a_zero,
+            aw_total, inflight, w_busy, w_rem, w_more, w_one, w_two, w_beat0, w_need, w_r, w_pm,
+            w_first, w_lastm, w_a12, w_bcnt, w_in_done, prev, fl_v, fl_pm, fl_r, fl_strb, wv,
+            wdata, wstrb, wlast, b_cnt, berr, berr_at, berr_cnt
         );
         self.wq.clock.next = self.clock.val();
         self.wq.rst.next = self.rst.val();
@@ -344,17 +380,19 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         self.fence_data.next = self.fq.out_data.val();
         self.fq.out_ready.next = self.fence_ready.val();
         self.fq.push.next = false;
-        self.fq.push_data.next = self.aw_total.q.val();
         self.wq.push.next = false;
 
         // ---- AXI outputs (registers and constants). ----
-        self.m_axi.awaddr.next = self.awaddr.q.val();
-        self.m_axi.awlen.next = self.awlen.q.val();
+        self.aw_q.clock.next = self.clock.val();
+        self.aw_q.rst.next = self.rst.val();
+        self.m_axi.awaddr.next = self.aw_q.out_data.val().get_bits::<64>(0);
+        self.m_axi.awlen.next = self.aw_q.out_data.val().get_bits::<8>(64);
         self.m_axi.awsize.next = self.c_size.val();
         self.m_axi.awburst.next = self.c_burst.val();
         self.m_axi.awcache.next = self.c_cache.val();
         self.m_axi.awprot.next = 0.into();
-        self.m_axi.awvalid.next = self.awv.q.val();
+        self.m_axi.awvalid.next = self.aw_q.out_valid.val();
+        self.aw_q.out_ready.next = self.m_axi.awready.val();
         self.m_axi.wdata.next = self.wdata.q.val();
         self.m_axi.wstrb.next = self.wstrb.q.val();
         self.m_axi.wlast.next = self.wlast.q.val();
@@ -366,7 +404,7 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         self.b_err.next = self.berr.q.val();
         self.b_err_at.next = self.berr_at.q.val();
 
-        // ---- Descriptor in: a W command for every descriptor, the AW engine for writes. ----
+        // ---- Descriptor fields. ----
         self.d_addr.next = self.desc_data.val().get_bits::<64>(0);
         self.d_len.next =
             bit_cast::<17, 16>(self.desc_data.val().get_bits::<16>(self.c_d_len.val().index()));
@@ -385,40 +423,20 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         if !self.d_wr.val() {
             self.d_nb.next = 0.into();
         }
-        // Ready from registers only (it does not wait for valid).
-        self.desc_ready.next = !self.a_busy.q.val()
-            & !self.f_pend.q.val()
-            & self.wq.not_full.val()
-            & self.fq.not_full.val()
-            & (self.inflight.q.val() < 30);
-        self.accept.next = self.desc_valid.val()
-            & !self.a_busy.q.val()
-            & !self.f_pend.q.val()
-            & self.wq.not_full.val()
-            & self.fq.not_full.val()
-            & (self.inflight.q.val() < 30);
-        self.wq.push_data.next = bit_cast::<WQ_BITS, 1>(self.d_wr.val().into())
-            | (bit_cast::<WQ_BITS, 16>(self.d_len.val().get_bits::<16>(0)) << 1)
-            | (bit_cast::<WQ_BITS, 6>(self.d_a.val().get_bits::<6>(0)) << 17)
-            | (bit_cast::<WQ_BITS, 5>(self.d_skip.val().get_bits::<5>(0)) << 23)
-            | (bit_cast::<WQ_BITS, 12>(self.d_addr.val().get_bits::<12>(0)) << 28)
-            | (bit_cast::<WQ_BITS, 16>(self.d_nb.val().get_bits::<16>(0)) << 40);
-        if self.accept.val() {
-            self.wq.push.next = true;
-            if self.d_wr.val() {
-                self.a_busy.d.next = true;
-                self.a_prep.d.next = false;
-                self.a_addr.d.next = self.d_addr.val();
-                self.a_left.d.next = self.d_nb.val();
-                self.a_fence.d.next = self.d_fence.val();
-            } else if self.d_fence.val() {
-                // Nothing to write: its records wait for every burst issued so far.
-                self.fq.push.next = true;
-            }
+        // The first burst, worked out from the descriptor itself: min(256, beats to the 4 KiB
+        // boundary, beats of the payload). (4096 - W is also the mask of a beat's address.)
+        self.d_to4k.next = (self.c_4k.val()
+            - bit_cast::<17, 12>(self.d_addr.val().get_bits::<12>(0) & self.c_last12.val()))
+            >> self.c_lw.val();
+        self.d_cap.next = self.d_to4k.val();
+        if self.d_to4k.val() > self.c_maxb.val() {
+            self.d_cap.next = self.c_maxb.val();
         }
 
-        // ---- AW engine: a burst's length is worked out in one cycle (prep), issued in the
-        // next: min(256, beats to the 4 KiB boundary, beats left). ----
+        // ---- AW engine: one item at a time (a written descriptor's bursts, or a fenced
+        // descriptor's fence alone); a burst is issued into `aw_q` in the cycle after its
+        // length is known, the first one's in the descriptor's cycle, the next ones' in a prep
+        // cycle of their own: min(256, beats to the 4 KiB boundary, beats left). ----
         self.aligned.next = self.a_addr.q.val() & !self.c_wm1_64.val();
         self.to4k.next = (self.c_4k.val()
             - bit_cast::<17, 12>(self.aligned.val().get_bits::<12>(0)))
@@ -437,28 +455,62 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         }
         self.aw_go.next = self.a_busy.q.val()
             & self.a_prep.q.val()
-            & (!self.awv.q.val() | self.m_axi.awready.val());
-        if self.awv.q.val() & self.m_axi.awready.val() {
-            self.awv.d.next = false;
-        }
-        // The fence of a descriptor whose last burst went out last cycle (the count is
-        // registered by then).
-        self.f_pend.d.next = false;
-        if self.f_pend.q.val() {
-            self.fq.push.next = true;
+            & (self.aw_q.in_ready.val() | self.a_zero.q.val());
+        self.aw_q.in_valid.next = self.aw_go.val() & !self.a_zero.q.val();
+        self.aw_q.in_data.next = bit_cast::<72, 64>(self.a_addr.q.val())
+            | (bit_cast::<72, 8>(bit_cast::<8, 17>(self.a_burst.q.val() - 1)) << 64);
+        // The fence of an item's last burst: the bursts issued once it is (pushed with it).
+        self.fq.push_data.next = self.aw_total.q.val() + 1;
+        if self.a_zero.q.val() {
+            self.fq.push_data.next = self.aw_total.q.val();
         }
         if self.aw_go.val() {
-            self.awv.d.next = true;
-            self.awaddr.d.next = self.a_addr.q.val();
-            self.awlen.d.next = bit_cast::<8, 17>(self.a_burst.q.val() - 1);
             self.a_addr.d.next =
                 self.aligned.val() + (bit_cast::<64, 17>(self.a_burst.q.val()) << self.c_lw.val());
             self.a_left.d.next = self.a_left.q.val() - self.a_burst.q.val();
-            self.aw_total.d.next = self.aw_total.q.val() + 1;
+            if !self.a_zero.q.val() {
+                self.aw_total.d.next = self.aw_total.q.val() + 1;
+            }
             self.a_prep.d.next = false;
             if self.a_last.q.val() {
                 self.a_busy.d.next = false;
-                self.f_pend.d.next = self.a_fence.q.val();
+                self.fq.push.next = self.a_fence.q.val();
+            }
+        }
+
+        // ---- Descriptor in: a W command for every descriptor, the AW engine for writes and
+        // fences. Ready from registers only (it does not wait for valid): the engine is free or
+        // its last burst goes out this cycle (`aw_q`'s ready is a register). ----
+        self.a_free.next = !self.a_busy.q.val()
+            | (self.a_prep.q.val()
+                & self.a_last.q.val()
+                & (self.aw_q.in_ready.val() | self.a_zero.q.val()));
+        self.desc_ready.next = self.a_free.val()
+            & self.wq.not_full.val()
+            & self.fq.not_full.val()
+            & (self.inflight.q.val() < 30);
+        self.accept.next = self.desc_valid.val() & self.desc_ready.val();
+        self.wq.push_data.next = bit_cast::<WQ_BITS, 1>(self.d_wr.val().into())
+            | (bit_cast::<WQ_BITS, 16>(self.d_len.val().get_bits::<16>(0)) << 1)
+            | (bit_cast::<WQ_BITS, 6>(self.d_a.val().get_bits::<6>(0)) << 17)
+            | (bit_cast::<WQ_BITS, 5>(self.d_skip.val().get_bits::<5>(0)) << 23)
+            | (bit_cast::<WQ_BITS, 12>(self.d_addr.val().get_bits::<12>(0)) << 28)
+            | (bit_cast::<WQ_BITS, 16>(self.d_nb.val().get_bits::<16>(0)) << 40);
+        if self.accept.val() {
+            self.wq.push.next = true;
+            if self.d_wr.val() | self.d_fence.val() {
+                // Overrides the engine's update above (its last item ends this cycle).
+                self.a_busy.d.next = true;
+                self.a_prep.d.next = true;
+                self.a_zero.d.next = !self.d_wr.val();
+                self.a_addr.d.next = self.d_addr.val();
+                self.a_left.d.next = self.d_nb.val();
+                self.a_fence.d.next = self.d_fence.val();
+                self.a_burst.d.next = self.d_cap.val();
+                self.a_last.d.next = self.d_nb.val() <= self.d_cap.val();
+                if self.d_nb.val() <= self.d_cap.val() {
+                    self.a_burst.d.next = self.d_nb.val();
+                }
             }
         }
 
@@ -475,25 +527,39 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         if self.wv.q.val() & self.m_axi.wready.val() {
             self.wv.d.next = false;
         }
+        // A command's flush beat (its last octets, all in its last input beat) is handed off
+        // when that beat is taken (`fl_*`): the command ends there and the next one starts; the
+        // flush goes out from `prev` (still the old beat) while the next command takes only a
+        // beat that writes nothing (its window's first), so the two overlap.
+        self.fl_emit.next = self.fl_v.q.val() & self.slot_free.val();
         self.have.next = self.w_busy.q.val() & !self.w_in_done.q.val() & self.s_axis.valid.val();
         self.from_beat.next = self.have.val() & (self.w_need.q.val() == 0) & self.more.val();
         self.flush.next = self.w_busy.q.val() & self.w_in_done.q.val() & self.more.val();
-        self.s_axis.ready.next = self.w_busy.q.val()
-            & !self.w_in_done.q.val()
-            & (!((self.w_need.q.val() == 0) & self.more.val()) | self.slot_free.val());
-        self.take.next = self.have.val() & (!self.from_beat.val() | self.slot_free.val());
-        self.emit.next = (self.from_beat.val() | self.flush.val()) & self.slot_free.val();
+        self.may_take.next = (!self.fl_v.q.val()
+            & (!((self.w_need.q.val() == 0) & self.more.val()) | self.slot_free.val()))
+            | (self.fl_emit.val() & (self.w_need.q.val() != 0));
+        self.s_axis.ready.next =
+            self.w_busy.q.val() & !self.w_in_done.q.val() & self.may_take.val();
+        self.take.next = self.have.val() & self.may_take.val();
+        self.emit.next =
+            !self.fl_v.q.val() & (self.from_beat.val() | self.flush.val()) & self.slot_free.val();
         // The output beat: lanes r.. of the older beat, lanes ..r of the newer, rotated right
-        // by r lanes (out lane j = payload octet at memory lane j).
+        // by r lanes (out lane j = payload octet at memory lane j); a handed-off flush beat:
+        // its lanes of `prev`, rotated by its own r.
         self.cur.next = self.s_axis.data.val();
         if self.flush.val() {
             self.cur.next = 0.into();
         }
         self.merged.next =
             (self.prev.q.val() & self.w_pm.q.val()) | (self.cur.val() & !self.w_pm.q.val());
+        self.rsel.next = self.w_r.q.val();
+        if self.fl_v.q.val() {
+            self.merged.next = self.prev.q.val() & self.fl_pm.q.val();
+            self.rsel.next = self.fl_r.q.val();
+        }
         self.rot.next = self.merged.val();
         for s in 0..self.c_rot_r.len() {
-            if self.w_r.q.val().get_bit(s) {
+            if self.rsel.val().get_bit(s) {
                 self.rot.next = (self.rot.val() >> self.c_rot_r[s].val())
                     | (self.rot.val() << self.c_rot_l[s].val());
             }
@@ -525,7 +591,8 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             self.wlast.d.next = self.bl.val();
             self.w_rem.d.next = self.w_rem.q.val() - 1;
             self.w_more.d.next = !self.w_one.q.val();
-            self.w_one.d.next = self.w_rem.q.val() == 2;
+            self.w_one.d.next = self.w_two.q.val();
+            self.w_two.d.next = self.w_rem.q.val() == 3;
             self.w_beat0.d.next = false;
             self.w_a12.d.next = self.w_a12.q.val() + self.c_w12.val();
             self.w_bcnt.d.next = self.w_bcnt.q.val() + 1;
@@ -533,12 +600,37 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
                 self.w_bcnt.d.next = 0.into();
             }
         }
-        // A command ends in the cycle its last input beat is taken with nothing more to write,
-        // or its last output beat goes out after the input was done; the next one starts in
-        // that cycle (its fields override the old command's).
-        self.w_done.next = self.w_busy.q.val()
-            & ((self.w_in_done.q.val() | (self.take.val() & self.s_axis.last.val()))
-                & (!self.more.val() | (self.emit.val() & self.is_last.val())));
+        if self.fl_emit.val() {
+            self.fl_v.d.next = false;
+            self.wv.d.next = true;
+            self.wdata.d.next = self.rot.val();
+            self.wstrb.d.next = self.fl_strb.q.val();
+            self.wlast.d.next = true;
+        }
+        // After this cycle: beats still to write, and exactly one.
+        self.more_after.next = self.more.val() & !(self.emit.val() & self.is_last.val());
+        self.one_after.next = self.w_one.q.val();
+        if self.emit.val() {
+            self.one_after.next = self.w_two.q.val();
+        }
+        self.handoff.next =
+            self.take.val() & self.s_axis.last.val() & self.more_after.val() & self.one_after.val();
+        if self.handoff.val() {
+            self.fl_v.d.next = true;
+            self.fl_pm.d.next = self.w_pm.q.val();
+            self.fl_r.d.next = self.w_r.q.val();
+            self.fl_strb.d.next = self.w_lastm.q.val();
+            if self.w_beat0.q.val() & !self.emit.val() {
+                self.fl_strb.d.next = self.w_first.q.val() & self.w_lastm.q.val();
+            }
+        }
+        // A command ends in the cycle its last input beat is taken with nothing more to write
+        // or only its flush beat (handed off), or its last output beat goes out after the input
+        // was done; the next one starts in that cycle (its fields override the old command's).
+        self.w_done.next = (self.w_busy.q.val()
+            & (self.w_in_done.q.val() | (self.take.val() & self.s_axis.last.val()))
+            & !self.more_after.val())
+            | self.handoff.val();
         if self.w_done.val() {
             self.w_busy.d.next = false;
         }
@@ -550,6 +642,7 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
             self.w_rem.d.next = self.q_n.val();
             self.w_more.d.next = self.q_n.val() != 0;
             self.w_one.d.next = self.q_n.val() == 1;
+            self.w_two.d.next = self.q_n.val() == 2;
             self.w_beat0.d.next = true;
             self.w_need.d.next = self.q_d.val() >> self.c_lw.val();
             self.w_r.d.next = self.q_d.val() & bit_cast::<8, 64>(self.c_wm1_64.val());
@@ -590,8 +683,8 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         }
         self.idle.next = (self.inflight.q.val() == 0)
             & !self.a_busy.q.val()
-            & !self.f_pend.q.val()
-            & !self.awv.q.val()
+            & !self.aw_q.out_valid.val()
+            & !self.fl_v.q.val()
             & !self.wv.q.val()
             & (self.b_cnt.q.val() == self.aw_total.q.val());
 
@@ -601,12 +694,11 @@ impl<const W: usize, const B: usize> Logic for PlaceWriter<W, B> {
         }
         if self.rst.val() {
             self.a_busy.d.next = false;
-            self.f_pend.d.next = false;
-            self.awv.d.next = false;
             self.aw_total.d.next = 0.into();
             self.inflight.d.next = 0.into();
             self.w_busy.d.next = false;
             self.wv.d.next = false;
+            self.fl_v.d.next = false;
             self.b_cnt.d.next = 0.into();
             self.berr.d.next = false;
             self.berr_at.d.next = 0.into();
