@@ -45,8 +45,10 @@
 //!
 //! ### Latency and throughput
 //! Two cycles from an FPDU beat in to the ULPDU beat out (the strip register, the output queue)
-//! when the beat completes one. One input beat per cycle; an FPDU whose ULPDU needs one beat more
-//! than its last input beat completes costs one more cycle.
+//! when the beat completes one. One input beat per cycle. An FPDU whose ULPDU needs one beat
+//! more than its last input beat completes (the tail) costs nothing more when the next FPDU's
+//! first beat is there and writes nothing alone (it is not that FPDU's last beat): it goes into
+//! the gearbox while the tail leaves; otherwise the tail costs one cycle.
 //!
 //! ### Reset
 //! `rst` starts at a packet boundary and empties the gearbox.
@@ -154,6 +156,8 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     p_fpdu: Signal<Local, Bits<RX_FPDU_USER>>,
     p_last: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
+    quiet: Signal<Local, Bit>,
+    ovl: Signal<Local, Bit>,
     is_hdr: Signal<Local, Bit>,
     s0: Signal<Local, Bits<6>>,
     k: Signal<Local, Bits<7>>,
@@ -256,6 +260,8 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             p_fpdu: Default::default(),
             p_last: Default::default(),
             go: Default::default(),
+            quiet: Default::default(),
+            ovl: Default::default(),
             is_hdr: Default::default(),
             s0: Default::default(),
             k: Default::default(),
@@ -419,14 +425,24 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             & self.out.s_axis.ready.val()
             & !self.closing.q.val()
             & !self.dead.q.val();
-        self.pre.m_axis.ready.next =
-            (self.out.s_axis.ready.val() & !self.closing.q.val()) | self.dead.q.val();
         // The FPDU's first beat with words carries ULPDU_Length in its first 16-bit lane (both
         // worked out in the strip stage, as is whether the beat completes one with c held).
         self.is_hdr.next = self.p_user.val().get_value_strip_is_hdr();
         self.s0.next = bit_cast::<6, 1>(self.is_hdr.val().into());
         self.k.next = self.p_user.val().get_value_strip_k();
         self.p_ge.next = self.p_user.val().get_value_strip_ge();
+        // While a ULPDU's tail leaves (closing), the next FPDU's first beat goes into the
+        // gearbox beside it when it writes nothing out: not the packet's last beat, and not a
+        // full beat alone (its ULPDU_Length lane makes it short; the gearbox holds 0 lanes).
+        self.quiet.next = !self.p_last.val() & !self.p_ge.val().get_bit(0);
+        self.ovl.next = self.pre.m_axis.valid.val()
+            & self.out.s_axis.ready.val()
+            & self.closing.q.val()
+            & !self.dead.q.val()
+            & self.quiet.val();
+        self.pre.m_axis.ready.next = (self.out.s_axis.ready.val()
+            & (!self.closing.q.val() | self.quiet.val()))
+            | self.dead.q.val();
         // c is W / 2 after a ULPDU's last octets were collected (PAD and CRC skipped).
         self.total_ge.next = self.c.q.val() == self.c_half_all.val();
         for c in 0..(W / 2) {
@@ -508,10 +524,10 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             self.acc.d.next = self.acc.q.val();
             if self.out.s_axis.ready.val() {
                 self.closing.d.next = false;
-                self.c.d.next = 0.into();
             }
-        } else if self.go.val() {
-            if self.p_last.val() & self.err_any.val() {
+        }
+        if self.go.val() | self.ovl.val() {
+            if self.go.val() & self.p_last.val() & self.err_any.val() {
                 // An error: a null beat with the code ends the packet.
                 self.out.s_axis.valid.next = true;
                 self.out.s_axis.last.next = true;
@@ -519,7 +535,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                 self.err_q.d.next = !self.err_in.val();
                 self.c.d.next = 0.into();
                 self.dead.d.next = true;
-            } else if self.cur_gt_w.val() & self.total_ge.val() {
+            } else if self.go.val() & self.cur_gt_w.val() & self.total_ge.val() {
                 // A full beat of ULPDU octets.
                 self.out.s_axis.valid.next = true;
                 self.acc.d.next = self.gb.rot.val();
@@ -527,17 +543,21 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                 self.rem.d.next = self.cur_rem.val() - self.c_w.val();
                 self.rem_gt_w.d.next = self.cur_gt_2w.val();
                 if self.p_last.val() {
+                    // The tail is acc's lanes (close_keep says which): c is the next FPDU's.
+                    self.c.d.next = 0.into();
                     self.closing.d.next = true;
                     self.close_keep.d.next = self.tail_keep.val();
                     self.close_user.d.next = self.f_user.val();
                 }
-            } else if self.p_last.val() {
+            } else if self.go.val() & self.p_last.val() {
                 // The FPDU's last beat: the ULPDU's last beat (its verdict is good).
                 self.out.s_axis.valid.next = true;
                 self.out.s_axis.last.next = true;
                 self.o_keep.next = self.last_keep.val();
                 self.c.d.next = 0.into();
             } else {
+                // A beat that writes nothing (go, or ovl beside the closing tail).
+                self.acc.d.next = self.gb.merged.val();
                 self.rem.d.next = self.cur_rem.val();
                 self.rem_gt_w.d.next = self.cur_gt_w.val();
                 self.c.d.next = bit_cast::<6, 7>(self.total.val());
@@ -553,7 +573,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             if self.p_last.val() {
                 self.hdr_seen.d.next = false;
             }
-        } else {
+        } else if !self.closing.q.val() {
             self.acc.d.next = self.acc.q.val();
         }
         self.out.s_axis.keep.next = self.o_keep.val();
