@@ -1334,7 +1334,8 @@ fn rnic_rx_rate_and_latency_at_w8_and_w64() {
 /// Back-to-back ULPDUs through the checker's pipeline, with the memory compared: 64-octet Sends
 /// (each to its own posted buffer) and 4 KiB Writes at full rate, at every W on Verilator: the
 /// case of the stage-D bug that only `make test-long`'s campaign found (a stage reading the next
-/// ULPDU's buffer address); this test was not run against that bug.
+/// ULPDU's buffer address); this test was not run against that bug. The Sends once more with AW
+/// and W backpressure (the writer's flush beat handed off while the next ULPDU starts).
 #[test]
 fn back_to_back_sends_and_writes_place_what_golden_places_at_every_width() {
     use sim::place::{rnic_rx, workload, Workload};
@@ -1347,5 +1348,18 @@ fn back_to_back_sends_and_writes_place_what_golden_places_at_every_width() {
                 check_connection(sim.as_mut(), &cfg, &segs, &RnicRunOptions::default(), &what);
             assert_eq!(hw.events.len(), n, "{what}: one record per message");
         }
+        // The same Sends with the memory slow on AW and W (no idle on the input): the writer's
+        // handed-off flush beats wait beside the next ULPDU's first beat.
+        let (cfg, segs) = workload(Workload::Sends64, 60, false);
+        let opts = RnicRunOptions {
+            aw_ready: sim::stream::Pattern::Random { p: 0.6, seed: 41 + w as u64 },
+            w_ready: sim::stream::Pattern::Random { p: 0.6, seed: 42 + w as u64 },
+            b_delay_max: 20,
+            ..Default::default()
+        };
+        let mut sim = rnic_rx(Engine::Verilator, w).unwrap();
+        let what = format!("w{w} Sends64, AW/W backpressure");
+        let (hw, _) = check_connection(sim.as_mut(), &cfg, &segs, &opts, &what);
+        assert_eq!(hw.events.len(), 60, "{what}: one record per message");
     }
 }
