@@ -292,7 +292,7 @@ fn rate_at_every_width() {
     // header beside its predecessor's last fragment, so an FPDU boundary costs no cycle and
     // 64-octet ULPDUs run at line rate too (issue 15's target: 0.95 at every W; README).
     for (w, floor_1448, floor_64) in
-        [(4, 0.99, 0.98), (8, 0.99, 0.98), (16, 0.99, 0.98), (32, 0.98, 0.98), (64, 0.97, 0.98)]
+        [(4, 0.99, 0.98), (8, 0.99, 0.98), (16, 0.99, 0.98), (32, 0.99, 0.98), (64, 0.99, 0.98)]
     {
         let big = sim::rx::measure_rate(Engine::RustHdl, w, 1448, 20, true).unwrap();
         let small = sim::rx::measure_rate(Engine::RustHdl, w, 64, 100, true).unwrap();
