@@ -73,15 +73,15 @@
 //! Five cycles from a record on `hdr` to its descriptor and record pushed (lookup, read, two
 //! compare stages, emit); one ULPDU per cycle in steady state (each stage moves when E is empty
 //! or emits; E waits only for room in the descriptor or record FIFO). Before stop 41 it took
-//! one ULPDU at a time (five cycles each): 64-octet Sends now run at 13.4 payload octets per
-//! cycle at W = 32 and 64 (11.1 before), where the next limit is downstream (README).
+//! one ULPDU at a time (five cycles each): 64-octet Sends ran at 11.1 payload octets per cycle
+//! at W = 32 and 64 then, 13.4 with the pipeline, 14.1 / 17.5 since stop 42 (the writer and
+//! the Marker stripper keep up); the next limit is downstream (README).
 //!
 //! ### Fmax
-//! Alone at W = 8 (LFE5U-85F, seed 1): 86.5 MHz, 7,098 LUT4, 3,327 FF (before the pipeline
-//! 102.0 MHz, 3,864 LUT4), measured before stage D got its own copies of three entry fields
-//! (129 FFs more, not placed again). The critical path runs from E's decision through `hdr.ready` into
-//! the write enable of the records' LUT-RAM FIFO (641 bits wide); writing the FIFO's free slot
-//! every cycle, with only its pointer following the handshake, would take it off.
+//! Alone at W = 8 (LFE5U-85F, seed 1): 99.9 MHz, 7,075 LUT4, 3,450 FF (stop 42; before the
+//! pipeline 102.0 MHz, 3,864 LUT4; 86.5 MHz at stop 41, when E's decision reached the write
+//! enable of the records' LUT-RAM FIFO through `hdr.ready`: `RegFifo` now writes its free slot
+//! every cycle and only the pointer follows the handshake).
 //!
 //! ### Races with the host
 //! A command that rewrites an STag entry while ULPDUs that looked it up are in flight: those
