@@ -18,6 +18,8 @@
 //! - [`crc`]: the CRC top's harness (messages in, results out), shared by tests and the CLI.
 //! - [`traffic`]: receive-side traffic: sender streams, network effects, scenarios, pcap, and
 //!   offering segments to the golden receiver.
+//! - [`profile`]: a waveform's handshake profile (beats moved, stalls, starved cycles at every
+//!   stream boundary), to find which block holds a rate.
 //! - [`tools`]: Yosys `check -assert` and Verilator lint of exported files.
 //!
 //! Values cross the interface as little-endian 64-bit words: bit `i` of a port is bit `i % 64`
@@ -31,6 +33,7 @@ pub mod locate;
 pub mod lockstep;
 pub mod packet;
 pub mod place;
+pub mod profile;
 pub mod reassembly;
 pub mod rusthdl;
 pub mod rx;
