@@ -14,9 +14,12 @@
 //!  head beat words [s, n) ──► header cycle (unless chained): L -> rem = P, rotation set
 //!                        └──► fragment cycles: [s, e) with e = s + rem + (Marker inside?),
 //!                             or [s, n) and rem -= words that are not Markers; a last
-//!                             fragment that empties acc reads the next header at lane e
-//!                             (or lane 0 of the next beat): chained, no header cycle
+//!                             fragment reads the next header at lane e (or lane 0 of the
+//!                             next beat): chained, no header cycle
 //!  fragments ─► acc (c words) + fragment rotated by c - s ─► full beats, the FPDU's last beat
+//!               (a last fragment that overfills the beat leaves a tail in acc: it goes out
+//!               next cycle, "closing", beside the next FPDU's first fragment when that
+//!               fragment puts out nothing)
 //! ```
 //! The rotation and merge are the shared [`crate::gearbox::Gearbox`] on 4-octet words.
 //!
@@ -44,15 +47,19 @@
 //! From a word's input handshake to its output handshake when nothing waits: two cycles
 //! (input register, fragment cycle into the output queue), three for the first word of an FPDU
 //! that needs a header cycle. One fragment per cycle. An FPDU's header is read in the
-//! cycle its predecessor's last fragment is taken ("chained": no cycle of its own) when that
-//! fragment leaves nothing in acc and the header is in the head beat or in lane 0 of the next
-//! one (the head slice's second entry or the beat offered now); otherwise it takes a header
-//! cycle: the first FPDU, one after an FPDU whose last beat is left in acc, one that starts with
-//! a Marker (k + 2 cycles when that Marker is the last word of a beat), one whose ULPDU_Length is
-//! above the limit. So an FPDU spanning k beats takes k cycles when chained, else k + 1; one
-//! FPDU per segment at 64 octets runs at 0.995 beats per cycle or more at every W (measured,
-//! README; the `mpa_rx` rate test asserts 0.98). Several FPDUs in one beat take one cycle each (a fragment per cycle). The error packet
-//! of a ULPDU_Length above the limit leaves one cycle after its header cycle.
+//! cycle its predecessor's last fragment is taken ("chained": no cycle of its own) when the
+//! header is in the head beat or in lane 0 of the next one (the head slice's second entry or
+//! the beat offered now); otherwise it takes a header cycle: the first FPDU, one that starts
+//! with a Marker (k + 2 cycles when that Marker is the last word of a beat), one whose
+//! ULPDU_Length is above the limit. When the last fragment leaves a tail (its words overfill the
+//! output beat), the tail goes out in the next cycle; the chained FPDU's first fragment is taken
+//! in that cycle too when it neither ends the FPDU nor fills a beat (it starts inside the head
+//! beat and goes on past it), else it waits that cycle. So an FPDU spanning k beats takes k
+//! cycles when chained and its predecessor leaves no tail or its first fragment overlaps the
+//! tail, else k + 1; one FPDU per segment at 64 octets runs at 0.995 beats per cycle or more at
+//! every W (measured, README; the `mpa_rx` rate test asserts 0.98). Several FPDUs in one beat
+//! take one cycle each (a fragment per cycle). The error packet of a ULPDU_Length above the
+//! limit leaves one cycle after its header cycle.
 //!
 //! ### Timing
 //! The Markers setting in use is a register (no selection before the Marker decisions), and
@@ -161,7 +168,13 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     acc_r: DFF<Bits<B>>,
     acc_use_r: DFF<Bit>,
     c: DFF<Bits<6>>,
+    // The FPDU's last beat is left in acc (acc_r), going out now; c is 0 in that cycle (the
+    // tail is not held for merging), its keep is tk.
     closing: DFF<Bit>,
+    tk: DFF<Bits<W>>,
+    // The tail's sideband: the open FPDU's, loaded in every cycle that is not closing (a
+    // chained successor loads fuser while the tail waits for the output).
+    tu: DFF<Bits<RX_FPDU_USER>>,
     rot_amt: DFF<Bits<6>>,
     // Constants.
     c_ones_w: Constant<Bits<W>>,
@@ -175,6 +188,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     c_wkeep: Vec<Constant<Bits<W>>>,
     c_words7: Constant<Bits<7>>,
     c_words7m1: Constant<Bits<7>>,
+    // words + j for lane j (the tail masks).
+    c_tail7: Vec<Constant<Bits<7>>>,
     // Input stage.
     i_n: Signal<Local, Bits<6>>,
     i_hw: Vec<Signal<Local, Bits<16>>>,
@@ -239,6 +254,8 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     m_end0: Signal<Local, Bits<W>>,
     m_end1: Signal<Local, Bits<W>>,
     m_one: Signal<Local, Bits<W>>,
+    mt_end0: Signal<Local, Bits<W>>,
+    mt_end1: Signal<Local, Bits<W>>,
     m_c: Signal<Local, Bits<W>>,
     m_total: Signal<Local, Bits<W>>,
     o_keep: Signal<Local, Bits<W>>,
@@ -327,6 +344,8 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             acc_use_r: Default::default(),
             c: Default::default(),
             closing: Default::default(),
+            tk: Default::default(),
+            tu: Default::default(),
             rot_amt: Default::default(),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_words: Constant::new((words as u64).into()),
@@ -340,6 +359,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
                 .collect(),
             c_words7: Constant::new((words as u64).into()),
             c_words7m1: Constant::new(((words - 1) as u64).into()),
+            c_tail7: (0..words).map(|k| Constant::new(((words + k) as u64).into())).collect(),
             i_n: Default::default(),
             i_hw: (0..words).map(|_| Default::default()).collect(),
             i_len: (0..words).map(|_| Default::default()).collect(),
@@ -400,6 +420,8 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             m_end0: Default::default(),
             m_end1: Default::default(),
             m_one: Default::default(),
+            mt_end0: Default::default(),
+            mt_end1: Default::default(),
             m_c: Default::default(),
             m_total: Default::default(),
             o_keep: Default::default(),
@@ -477,6 +499,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             acc_use_r,
             c,
             closing,
+            tk,
+            tu,
             rot_amt
         );
         self.head.clock.next = self.clock.val();
@@ -595,8 +619,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             & !self.hdr_in.val()
             & self.lead_prep.q.val()
             & !self.closing.q.val();
-        self.t_frag.next =
-            self.go.val() & self.in_body.q.val() & (self.avail.val() != 0) & !self.closing.q.val();
         // ULPDU_Length within the limit, for both header positions (lane s, s + 1); the
         // leading-Marker choice comes after them.
         self.hdr_ok.next = self.ok_s.val();
@@ -637,6 +659,13 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.eq_end0.next = self.t_end0.val() == self.c_words7.val();
         self.eq_end1.next = self.t_end0.val() == self.c_words7m1.val();
         self.eq_one.next = self.t_one.val() == self.c_words7.val();
+        // While an FPDU's tail leaves (closing: the next FPDU was chained, c is 0), that FPDU's
+        // first fragment is taken when it puts out nothing (it neither ends the FPDU nor fills
+        // the beat); else it waits a cycle.
+        self.t_frag.next = self.go.val()
+            & self.in_body.q.val()
+            & (self.avail.val() != 0)
+            & (!self.closing.q.val() | (!self.ends.val() & !self.eq_avail.val()));
         self.m_avail.next = 0.into();
         self.m_end0.next = 0.into();
         self.m_one.next = 0.into();
@@ -660,6 +689,18 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         for j in 1..(W / 4) {
             if self.t_end0.val() > self.c_lane7[j - 1].val() {
                 self.m_end1.next = self.m_end1.val() | self.c_wkeep[j].val();
+            }
+        }
+        // The tail's keep when the FPDU's last fragment overfills the beat (bit j of its word j:
+        // total - words > j), for both end choices, beside them as well.
+        self.mt_end0.next = 0.into();
+        self.mt_end1.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.t_end0.val() > self.c_tail7[j].val() {
+                self.mt_end0.next = self.mt_end0.val() | self.c_wkeep[j].val();
+            }
+            if self.t_end0.val() >= self.c_tail7[j].val() {
+                self.mt_end1.next = self.mt_end1.val() | self.c_wkeep[j].val();
             }
         }
         self.k.next = self.avail.val();
@@ -735,6 +776,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         // After a leading Marker taken alone, the FPDU's own sideband (its first word is the
         // Marker's).
+        if !self.closing.q.val() {
+            self.tu.d.next = self.fuser_now.val();
+        }
         self.err2_user.next = self.new_user.val();
         if self.lead_done.q.val() {
             self.err2_user.next = self.fuser.q.val();
@@ -756,9 +800,11 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.out.s_axis.user.next = self.fuser_now.val();
         self.out.s_axis.last.next = self.b_last.val();
         if self.a_emit.val() {
+            // The tail, with its FPDU's sideband.
             self.out.s_axis.data.next = self.acc.val();
+            self.out.s_axis.user.next = self.tu.q.val();
             self.out.s_axis.last.next = true;
-            self.o_keep.next = self.m_c.val();
+            self.o_keep.next = self.tk.q.val();
         }
         // The error packet of a header with ULPDU_Length above the limit (nothing else is
         // emitted once `dead` is set).
@@ -797,6 +843,12 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.acc_m.d.next = self.gb.merged.val();
         self.acc_r.d.next = self.gb.rot.val();
         self.acc_use_r.d.next = false;
+        if self.closing.q.val() & !self.a_emit.val() {
+            // The tail waits for the output: it stays in acc_r (c is 0, so merging would not
+            // keep it).
+            self.acc_r.d.next = self.acc_r.q.val();
+            self.acc_use_r.d.next = true;
+        }
         self.c_next.next = self.c.q.val();
         self.rot_amt.d.next = self.rot_amt.q.val();
         if self.a_emit.val() {
@@ -836,9 +888,19 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.take.val() {
             self.words_used.next = bit_cast::<7, 6>(self.k.val());
             if self.b_emit.val() & self.gt.val() {
+                // A full beat out; the rest (total - words words) stays in acc_r: more of the
+                // FPDU, or its tail, which leaves next cycle with keep tk and is not merged
+                // with anything (c = 0).
                 self.acc_use_r.d.next = true;
                 self.c_next.next = bit_cast::<6, 7>(self.total.val()) - self.c_words.val();
-                self.closing.d.next = self.f_last.val();
+                if self.f_last.val() {
+                    self.c_next.next = 0.into();
+                    self.closing.d.next = true;
+                }
+                self.tk.d.next = self.mt_end0.val();
+                if self.inc.val() {
+                    self.tk.d.next = self.mt_end1.val();
+                }
             } else if self.b_emit.val() {
                 self.c_next.next = 0.into();
             } else {
@@ -873,10 +935,10 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.pop.next = true;
         }
         // ---- The next FPDU's header, beside its predecessor's last fragment. ----
-        // When the fragment ends an FPDU and leaves no words in acc (its last beat goes out
-        // now), the next FPDU's ULPDU_Length is read here instead of in a header cycle of its
-        // own: from the head beat's word after the fragment, or from lane 0 of the next beat
-        // when the fragment ends the head beat (the beat in the head slice's second entry, or
+        // When the fragment ends an FPDU (its last beat goes out now, or its tail next cycle),
+        // the next FPDU's ULPDU_Length is read here instead of in a header cycle of its own:
+        // from the head beat's word after the fragment, or from lane 0 of the next beat when
+        // the fragment ends the head beat (the beat in the head slice's second entry, or
         // the one offered now, which the head then takes). Not for a header after a leading
         // Marker, above the limit, or after a stream's last beat: those take the header cycle.
         // Every lane's candidate (its P, limit check, Marker distance and rem > to_mk) is worked
@@ -949,15 +1011,16 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.ch_p.next = self.ch_p_nb.val();
             self.ch_mbe.next = self.ch_mbe_nb.val();
         }
-        self.chain.next = self.t_frag.val() & self.ends.val() & !self.gt.val() & self.ch_good.val();
+        self.chain.next = self.t_frag.val() & self.ends.val() & self.ch_good.val();
         // Its sideband is the next cycle's (its first word is then at lane s): ch_q.
         self.ch_q.d.next = self.chain.val();
         if self.chain.val() {
             self.rem.d.next = self.ch_p.val();
             self.mk_before_end.d.next = self.ch_mbe.val();
             self.in_body.d.next = true;
-            // acc is empty after this fragment: the next fragment starts at lane e of this
-            // beat, or at lane 0 of the next.
+            // Nothing is held for merging after this fragment (its last beat goes out now, or
+            // its tail next cycle with c = 0): the next fragment starts at lane e of this beat,
+            // or at lane 0 of the next.
             self.rot_amt.d.next = (self.c_words.val() - self.ch_e0.val()) & self.c_wmask.val();
             if self.inc.val() {
                 self.rot_amt.d.next = (self.c_words.val() - self.ch_e1.val()) & self.c_wmask.val();
