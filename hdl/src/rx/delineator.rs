@@ -46,15 +46,15 @@
 //! ### Latency and throughput
 //! From a word's input handshake to its output handshake when nothing waits: two cycles
 //! (input register, fragment cycle into the output queue), three for the first word of an FPDU
-//! that needs a header cycle. One fragment per cycle. An FPDU's header is read in the
+//! that needs a header cycle or waits behind its predecessor's tail, and for a tail's words. One fragment per cycle. An FPDU's header is read in the
 //! cycle its predecessor's last fragment is taken ("chained": no cycle of its own) when the
 //! header is in the head beat or in lane 0 of the next one (the head slice's second entry or
 //! the beat offered now); otherwise it takes a header cycle: the first FPDU, one that starts
 //! with a Marker (k + 2 cycles when that Marker is the last word of a beat), one whose
 //! ULPDU_Length is above the limit. When the last fragment leaves a tail (its words overfill the
 //! output beat), the tail goes out in the next cycle; the chained FPDU's first fragment is taken
-//! in that cycle too when it neither ends the FPDU nor fills a beat (it starts inside the head
-//! beat and goes on past it), else it waits that cycle. So an FPDU spanning k beats takes k
+//! in that cycle too when it neither ends the FPDU nor fills a beat (fewer words than a beat, and
+//! the FPDU goes on past them), else it waits that cycle. So an FPDU spanning k beats takes k
 //! cycles when chained and its predecessor leaves no tail or its first fragment overlaps the
 //! tail, else k + 1; one FPDU per segment at 64 octets runs at 0.995 beats per cycle or more at
 //! every W (measured, README; the `mpa_rx` rate test asserts 0.98). Several FPDUs in one beat
@@ -774,11 +774,12 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.fuser_now.next = self.new_user.val();
             self.fuser.d.next = self.new_user.val();
         }
-        // After a leading Marker taken alone, the FPDU's own sideband (its first word is the
-        // Marker's).
+        // The tail's sideband, held while it waits.
         if !self.closing.q.val() {
             self.tu.d.next = self.fuser_now.val();
         }
+        // After a leading Marker taken alone, the FPDU's own sideband (its first word is the
+        // Marker's).
         self.err2_user.next = self.new_user.val();
         if self.lead_done.q.val() {
             self.err2_user.next = self.fuser.q.val();
