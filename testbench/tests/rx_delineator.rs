@@ -312,6 +312,7 @@ fn stream_cut_just_after_each_fpdu_boundary_ends_with_code_1() {
                     run(Engine::RustHdl, w, &case, &whole[..cut], false, k as u64, opts.clone());
                 assert_eq!(out.len(), k + 1, "W={w} FPDU {k} cut {cut}: packets");
                 for (i, (p, g)) in out.iter().zip(&fpdus[..k]).enumerate() {
+                    assert_uniform(p);
                     assert_eq!(p.data, *g, "W={w} FPDU {k} cut {cut}: FPDU {i}");
                     assert_eq!(p.user(), case.user(fpdus[..i].iter().map(|f| f.len()).sum()));
                 }
