@@ -46,7 +46,8 @@
 //! ### Latency and throughput
 //! From a word's input handshake to its output handshake when nothing waits: two cycles
 //! (input register, fragment cycle into the output queue), three for the first word of an FPDU
-//! that needs a header cycle or waits behind its predecessor's tail, and for a tail's words. One fragment per cycle. An FPDU's header is read in the
+//! that needs a header cycle or waits behind its predecessor's tail, and for a tail's words.
+//! One fragment per cycle. An FPDU's header is read in the
 //! cycle its predecessor's last fragment is taken ("chained": no cycle of its own) when the
 //! header is in the head beat or in lane 0 of the next one (the head slice's second entry or
 //! the beat offered now); otherwise it takes a header cycle: the first FPDU, one that starts
