@@ -331,6 +331,18 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     al_q: DFF<Bit>,
     pr_pkt: DFF<Bits<66>>,
     pr_prb: DFF<Bits<36>>,
+    pr_s17: DFF<Bits<17>>,
+    pr_e17: DFF<Bits<17>>,
+    // The pair's second stage: the decision, with the comparisons registered in the first.
+    p2_v: DFF<Bit>,
+    p2_pkt: DFF<Bits<66>>,
+    p2_prb: DFF<Bits<36>>,
+    p2_s17: DFF<Bits<17>>,
+    p2_e17: DFF<Bits<17>>,
+    p2_hit: DFF<Bit>,
+    p2_name: DFF<Bit>,
+    p2_fwd: DFF<Bit>,
+    p2_acc: DFF<Bit>,
     lp_j: DFF<Bits<8>>,
     lp_nh: DFF<Bits<8>>,
     lp_nhp: DFF<Bits<8>>,
@@ -426,8 +438,6 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     rlane: Signal<Local, Bits<8>>,
     e_end: Signal<Local, Bits<32>>,
     ooo_path: Signal<Local, Bit>,
-    c_s17: Signal<Local, Bits<17>>,
-    c_e17: Signal<Local, Bits<17>>,
     c_hit: Signal<Local, Bit>,
     c_name: Signal<Local, Bit>,
     c_acc: Signal<Local, Bit>,
@@ -606,6 +616,17 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             al_q: Default::default(),
             pr_pkt: Default::default(),
             pr_prb: Default::default(),
+            pr_s17: Default::default(),
+            pr_e17: Default::default(),
+            p2_v: Default::default(),
+            p2_pkt: Default::default(),
+            p2_prb: Default::default(),
+            p2_s17: Default::default(),
+            p2_e17: Default::default(),
+            p2_hit: Default::default(),
+            p2_name: Default::default(),
+            p2_fwd: Default::default(),
+            p2_acc: Default::default(),
             lp_j: Default::default(),
             lp_nh: Default::default(),
             lp_nhp: Default::default(),
@@ -688,8 +709,6 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             rlane: Default::default(),
             e_end: Default::default(),
             ooo_path: Default::default(),
-            c_s17: Default::default(),
-            c_e17: Default::default(),
             c_hit: Default::default(),
             c_name: Default::default(),
             c_acc: Default::default(),
@@ -743,7 +762,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             ev_men, ev_anyr, ev_hl, ev_dend, npl_q, rb_q, ha_q, nr_ok, rs_q, re_q, ev_acc, held_q,
             runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r,
             d_valid, d_fin, vrd_v, vrd_a, vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v,
-            al_nok, al_q, pr_pkt, pr_prb, lp_j, lp_nh, lp_nhp, lp_np, lp_oct, xq_v, xq_s, xq_e,
+            al_nok, al_q, pr_pkt, pr_prb, pr_s17, pr_e17, p2_v, p2_pkt, p2_prb, p2_s17, p2_e17,
+            p2_hit, p2_name, p2_fwd, p2_acc, lp_j, lp_nh, lp_nhp, lp_np, lp_oct, xq_v, xq_s, xq_e,
             ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q, pl_k, pk_seq, pk_end,
             pk_len, pk_inv, pk_stag, pk_v, pl_go, skip_q, done_q
         );
@@ -1239,19 +1259,27 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         if self.pkts.out_valid.val() & self.probes.out_valid.val() {
             self.pr_pkt.d.next = self.pkts.out_data.val();
             self.pr_prb.d.next = self.probes.out_data.val();
+            // Its offsets from the edge, registered with it (a subtraction in front of the
+            // overlap comparisons was PlaceReassembly's critical path).
+            self.pr_s17.d.next = bit_cast::<17, 66>(self.pkts.out_data.val() >> 1) - self.e17.val();
+            self.pr_e17.d.next =
+                bit_cast::<17, 66>(self.pkts.out_data.val() >> 33) - self.e17.val();
         }
         // A located FPDU is placed when it verified, its checks pass now, it overlaps no FPDU
         // placed before, and (tagged with payload, or a Send with Invalidate) its STag is not
-        // named by a placed Send with Invalidate or by one placed from this segment.
-        self.c_s17.next = bit_cast::<17, 66>(self.pr_pkt.q.val() >> 1) - self.e17.val();
-        self.c_e17.next = bit_cast::<17, 66>(self.pr_pkt.q.val() >> 33) - self.e17.val();
+        // named by a placed Send with Invalidate or by one placed from this segment. Two
+        // stages: the first (`pr_*`) compares the pair with the placed table and the placing
+        // list and registers the results; the second (`p2_*`) decides and appends to the list.
+        // The placed table does not change while the pairs come in; the list grows by the
+        // second stage's pair, which the first stage compares with its own pair (`p2_fwd`,
+        // counted when that pair was appended, `p2_acc`).
         self.c_hit.next = false;
         self.c_name.next = false;
         for i in 0..RN {
             if self.pv[i].q.val()
                 & !self.ppass[i].q.val()
-                & (self.prs[i].q.val() < self.c_e17.val())
-                & (self.c_s17.val() < self.pre[i].q.val())
+                & (self.prs[i].q.val() < self.pr_e17.q.val())
+                & (self.pr_s17.q.val() < self.pre[i].q.val())
             {
                 self.c_hit.next = true;
             }
@@ -1268,13 +1296,24 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 self.c_name.next = true;
             }
         }
-        self.c_acc.next = self.pr_v.q.val()
-            & !self.pr_pkt.q.val().get_bit(65)
-            & self.pr_pkt.q.val().get_bit(0)
-            & self.pr_prb.q.val().get_bit(0)
-            & !self.c_hit.val()
-            & !((self.pr_prb.q.val().get_bit(1) | self.pr_prb.q.val().get_bit(2))
-                & self.c_name.val());
+        self.p2_v.d.next = self.pr_v.q.val();
+        self.p2_pkt.d.next = self.pr_pkt.q.val();
+        self.p2_prb.d.next = self.pr_prb.q.val();
+        self.p2_s17.d.next = self.pr_s17.q.val();
+        self.p2_e17.d.next = self.pr_e17.q.val();
+        self.p2_hit.d.next = self.c_hit.val();
+        self.p2_name.d.next = self.c_name.val();
+        self.p2_fwd.d.next = self.p2_prb.q.val().get_bit(2)
+            & (bit_cast::<32, 36>(self.p2_prb.q.val() >> 3)
+                == bit_cast::<32, 36>(self.pr_prb.q.val() >> 3));
+        self.c_acc.next = self.p2_v.q.val()
+            & !self.p2_pkt.q.val().get_bit(65)
+            & self.p2_pkt.q.val().get_bit(0)
+            & self.p2_prb.q.val().get_bit(0)
+            & !self.p2_hit.q.val()
+            & !((self.p2_prb.q.val().get_bit(1) | self.p2_prb.q.val().get_bit(2))
+                & (self.p2_name.q.val() | (self.p2_fwd.q.val() & self.p2_acc.q.val())));
+        self.p2_acc.d.next = self.c_acc.val();
         if self.c_acc.val() {
             if self.lc.q.val() == self.c_rn.val() {
                 self.lovf.d.next = true;
@@ -1282,12 +1321,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 self.lc.d.next = self.lc.q.val() + 1;
                 for k in 0..RN {
                     if self.lc.q.val() == self.c_idx[k].val() {
-                        self.ls[k].d.next = self.c_s17.val();
-                        self.le[k].d.next = self.c_e17.val();
-                        self.ls32[k].d.next = bit_cast::<32, 66>(self.pr_pkt.q.val() >> 1);
-                        self.le32[k].d.next = bit_cast::<32, 66>(self.pr_pkt.q.val() >> 33);
-                        self.linv[k].d.next = self.pr_prb.q.val().get_bit(2);
-                        self.lstag[k].d.next = bit_cast::<32, 36>(self.pr_prb.q.val() >> 3);
+                        self.ls[k].d.next = self.p2_s17.q.val();
+                        self.le[k].d.next = self.p2_e17.q.val();
+                        self.ls32[k].d.next = bit_cast::<32, 66>(self.p2_pkt.q.val() >> 1);
+                        self.le32[k].d.next = bit_cast::<32, 66>(self.p2_pkt.q.val() >> 33);
+                        self.linv[k].d.next = self.p2_prb.q.val().get_bit(2);
+                        self.lstag[k].d.next = bit_cast::<32, 36>(self.p2_prb.q.val() >> 3);
                     }
                 }
             }
@@ -1306,6 +1345,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.probes_back.next = !self.pkts.out_valid.val()
             & !self.probes.out_valid.val()
             & !self.pr_v.q.val()
+            & !self.p2_v.q.val()
             & !self.loc.m_ulpdu.valid.val();
         self.al_quiet.next = self.loc.al_wait.val() & self.probes_back.val();
         self.al_q.d.next = self.al_quiet.val();
@@ -1904,6 +1944,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.lc.d.next = 0.into();
             self.lovf.d.next = false;
             self.pr_v.d.next = false;
+            self.p2_v.d.next = false;
+            self.p2_acc.d.next = false;
             self.pl_go.d.next = false;
             self.done_q.d.next = false;
         }
