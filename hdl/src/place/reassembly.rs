@@ -454,6 +454,9 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     x_rs: Signal<Local, Bit>,
     x_ps: Signal<Local, Bit>,
     mst_rel: Signal<Local, Bits<17>>,
+    // State 17's copies of the segment's run bounds as offsets from the edge, registered.
+    mst_rel_q: DFF<Bits<17>>,
+    men_rel_q: DFF<Bits<17>>,
     dend_rel: Signal<Local, Bits<17>>,
     pass_sum: Signal<Local, Bits<17>>,
     ptv: Vec<Signal<Local, Bits<17>>>,
@@ -724,6 +727,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             x_rs: Default::default(),
             x_ps: Default::default(),
             mst_rel: Default::default(),
+            mst_rel_q: Default::default(),
+            men_rel_q: Default::default(),
             dend_rel: Default::default(),
             pass_sum: Default::default(),
             ptv: many(2 * RN - 1),
@@ -763,9 +768,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r,
             d_valid, d_fin, vrd_v, vrd_a, vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v,
             al_nok, al_q, pr_pkt, pr_prb, pr_s17, pr_e17, p2_v, p2_pkt, p2_prb, p2_s17, p2_e17,
-            p2_hit, p2_name, p2_fwd, p2_acc, lp_j, lp_nh, lp_nhp, lp_np, lp_oct, xq_v, xq_s, xq_e,
-            ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q, pl_k, pk_seq, pk_end,
-            pk_len, pk_inv, pk_stag, pk_v, pl_go, skip_q, done_q
+            p2_hit, p2_name, p2_fwd, p2_acc, mst_rel_q, men_rel_q, lp_j, lp_nh, lp_nhp, lp_np,
+            lp_oct, xq_v, xq_s, xq_e, ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q,
+            pl_k, pk_seq, pk_end, pk_len, pk_inv, pk_stag, pk_v, pl_go, skip_q, done_q
         );
         for i in 0..RN {
             self.pv[i].clock.next = self.clock.val();
@@ -1361,7 +1366,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         // placed FPDUs not yet passed, then the placing list. Held pieces = runs - runs that
         // start with a placed FPDU + placed FPDUs followed by held octets (their end is neither
         // a run's end nor another placed FPDU's start); records = held pieces + placed. ----
+        // Registered (a subtraction in front of these comparisons was the critical path): state
+        // 6 writes `ev_mst` and `ev_men`, and the first element is compared in state 17's
+        // second cycle, so the copies are current by then.
         self.mst_rel.next = self.ev_mst.q.val() - self.e17.val();
+        self.mst_rel_q.d.next = self.mst_rel.val();
+        self.men_rel_q.d.next = self.men_rel.val();
         self.x_v.next = false;
         self.x_s.next = 0.into();
         self.x_e.next = 0.into();
@@ -1380,8 +1390,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.xq_v.d.next = self.x_v.val() & (self.state.q.val() == 17);
         self.xq_s.d.next = self.x_s.val();
         self.xq_e.d.next = self.x_e.val();
-        self.x_re.next = self.xq_e.q.val() == self.men_rel.val();
-        self.x_rs.next = self.xq_s.q.val() == self.mst_rel.val();
+        self.x_re.next = self.xq_e.q.val() == self.men_rel_q.q.val();
+        self.x_rs.next = self.xq_s.q.val() == self.mst_rel_q.q.val();
         self.x_ps.next = false;
         for i in 0..RN {
             if self.v[i].q.val() & !self.e_flag[i].q.val() {
