@@ -113,7 +113,8 @@
 //! segment's end) and the verification path's latency ([`PlaceLocate`]); with Markers on a
 //! segment usually needs one try, so the octets of a segment beyond the edge are read twice.
 //! With placement on, the wait for `io_quiet`, the probes (the checker's five-stage pipeline,
-//! overlapped with the read), 2 RN + 1 cycles to count the records, and per placed
+//! overlapped with the read; each result then takes two cycles to pair and decide, one pair
+//! per cycle), 2 RN + 1 cycles to count the records, and per placed
 //! FPDU a third read of its octets; placed FPDUs pass `mpa_rx` once more when the edge reaches
 //! them (their payload is not written again).
 //!
@@ -373,6 +374,7 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     pk_inv: DFF<Bit>,
     pk_stag: DFF<Bits<32>>,
     pk_v: DFF<Bit>,
+    pk_more: DFF<Bit>,
     pl_go: DFF<Bit>,
     skip_q: DFF<Bit>,
     /// The locator finished the segment while state 15 waited.
@@ -652,6 +654,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             pk_inv: Default::default(),
             pk_stag: Default::default(),
             pk_v: Default::default(),
+            pk_more: Default::default(),
             pl_go: Default::default(),
             skip_q: Default::default(),
             done_q: Default::default(),
@@ -770,7 +773,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             al_nok, al_q, pr_pkt, pr_prb, pr_s17, pr_e17, p2_v, p2_pkt, p2_prb, p2_s17, p2_e17,
             p2_hit, p2_name, p2_fwd, p2_acc, mst_rel_q, men_rel_q, lp_j, lp_nh, lp_nhp, lp_np,
             lp_oct, xq_v, xq_s, xq_e, ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q,
-            pl_k, pk_seq, pk_end, pk_len, pk_inv, pk_stag, pk_v, pl_go, skip_q, done_q
+            pl_k, pk_seq, pk_end, pk_len, pk_inv, pk_stag, pk_v, pk_more, pl_go, skip_q, done_q
         );
         for i in 0..RN {
             self.pv[i].clock.next = self.clock.val();
@@ -921,8 +924,11 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         self.loc.s_rd.valid.next = self.rdq.m_axis.valid.val();
         self.rdq.m_axis.ready.next = self.loc.s_rd.ready.val();
         self.rdq.s_axis.valid.next = (self.state.q.val() == 13) & self.d_valid.q.val();
+        // Whether an FPDU of the list is left, registered like the entry (`lc` does not change
+        // in state 18; the comparison in front of the locator's request was the critical path).
+        self.pk_more.d.next = self.pl_k.q.val() != self.lc.q.val();
         self.loc.pl_valid.next =
-            (self.state.q.val() == 18) & self.pk_v.q.val() & (self.pl_k.q.val() != self.lc.q.val());
+            (self.state.q.val() == 18) & self.pk_v.q.val() & self.pk_more.q.val();
         self.loc_valid.next = self.loc.loc_valid.val();
         self.loc_start.next = self.loc.loc_start.val();
         self.loc_end.next = self.loc.loc_end.val();
