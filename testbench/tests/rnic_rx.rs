@@ -773,6 +773,34 @@ fn out_of_order_cases(engine: Engine, w: usize, all: bool, place: bool) {
                 "{what}"
             );
             assert!(hw.final_regs[&reg::REASM_PLACED] >= 1, "{what}: the Send placed out of order");
+            // The same within one out-of-order segment, with FPDUs of a beat or two: a Send
+            // with Invalidate of the STag and right behind it a Write to it, paired one after
+            // the other (the Write is compared with the Send still being appended to the
+            // placing list): the Send placed, the Write held, and in order the Write fails.
+            let ulpdus = [
+                write_to(STAG, BASE, &payload(8, 5), true),
+                send(Opcode::SendWithInvalidate, 1, 0, &[], true, STAG),
+                write_to(STAG, BASE + 2000, &payload(8, 6), true),
+                write_to(STAG, BASE + 4000, &payload(8, 7), true),
+            ];
+            let mut fr = golden::fpdu::Framer::new(fc).unwrap();
+            let (mut wire, mut b) = (Vec::new(), vec![0]);
+            for u in &ulpdus {
+                fr.frame_into(u, &mut wire).unwrap();
+                b.push(wire.len());
+            }
+            let segs = cut(&cfg, &wire, &[(b[1], b[4]), (0, b[1])]);
+            let what = format!(
+                "w{w} {engine}: Send with Invalidate and a Write to its STag in one segment"
+            );
+            let (hw, g, _) = check(sim, &cfg, &segs, &RnicRunOptions::default(), &what);
+            let seq = cfg.origin.wrapping_add(b[2] as u32);
+            assert_eq!(
+                last_error(&g),
+                Some((TerminateCode::DDP_TAGGED_INVALID_STAG, seq)),
+                "{what}"
+            );
+            assert!(hw.final_regs[&reg::REASM_PLACED] >= 1, "{what}: the Send placed out of order");
             // Placed FPDUs retransmitted with other octets (a forged duplicate, which TCP's
             // checks would not let through: A.3 1). The golden receiver keeps the placed FPDUs
             // and delivers everything; the hardware writes every accepted octet into the ring
