@@ -3,6 +3,9 @@
 //! (default 8) to `build/verilog/blocks/`, for per-block synthesis numbers
 //! (`fpga/ecp5_ooc.sh build/verilog/blocks/tx_framer_w8.v tx_framer_w8`, or
 //! `rnic synth --top place_locate --verilog-dir build/verilog/blocks`).
+//!
+//! Built only with the feature of its name (`cargo run -p hdl --features export-blocks
+//! --example export_blocks 8`), so that `cargo test` does not spend minutes compiling it.
 
 use hdl::export::export_block;
 use hdl::place::check::PlaceCheck;

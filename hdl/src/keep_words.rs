@@ -77,37 +77,3 @@ impl<const W: usize> Logic for KeepWords<W> {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn decode<const W: usize>(keep: u64) -> (u64, u64) {
-        let mut kw = KeepWords::<W>::new();
-        kw.connect_all();
-        kw.keep.next = keep.into();
-        for _ in 0..4 {
-            kw.update_all();
-        }
-        (kw.words.val().index() as u64, kw.last_word.val().index() as u64)
-    }
-
-    #[test]
-    fn counts_whole_words_at_every_width() {
-        fn all<const W: usize>() {
-            for k in 0..=W / 4 {
-                let keep = if 4 * k == 64 { u64::MAX } else { (1u64 << (4 * k)) - 1 };
-                assert_eq!(
-                    decode::<W>(keep),
-                    (k as u64, k.saturating_sub(1) as u64),
-                    "W={W} k={k}"
-                );
-            }
-        }
-        all::<4>();
-        all::<8>();
-        all::<16>();
-        all::<32>();
-        all::<64>();
-    }
-}

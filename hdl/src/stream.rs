@@ -144,26 +144,3 @@ pub fn keep_for(n: usize) -> u64 {
         (1u64 << n) - 1
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keep_len_accepts_contiguous_patterns_only() {
-        assert_eq!(keep_len(0, 8), Some(0));
-        assert_eq!(keep_len(0b111, 8), Some(3));
-        assert_eq!(keep_len(0xFF, 8), Some(8));
-        assert_eq!(keep_len(u64::MAX, 64), Some(64));
-        assert_eq!(keep_len(0b101, 8), None);
-        assert_eq!(keep_len(0b110, 8), None);
-        assert_eq!(keep_len(0x100, 8), None);
-        assert_eq!(keep_for(5), 0b11111);
-    }
-
-    #[test]
-    #[should_panic(expected = "StreamSink: stream data width B must be 8*W bits")]
-    fn stream_sink_with_wrong_data_width_is_refused() {
-        let _s = StreamSink::<8, 60, 1>::new();
-    }
-}
