@@ -87,8 +87,9 @@
 //! alignment, the alignment try and the wait for its verdict come first. Pass 2: per try, one
 //! cycle to choose, the request, the read at one beat per cycle (as the reader delivers), the
 //! path's latency (`mpa_rx`'s, 22 to 31 cycles measured with its release buffer, less that
-//! buffer's 3) and one or two cycles to finish; one cycle per candidate skipped. Not measured
-//! on this block.
+//! buffer's 3) and one or two cycles to finish; two cycles to take a Marker candidate (its
+//! read from the LutRam is registered before the choice), one for the chain start. Not
+//! measured on this block.
 //!
 //! ### Reset
 //! `rst` empties everything; the next beat of `s_axis` starts a segment.
@@ -225,6 +226,8 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     wr: DFF<Bits<8>>,
     rd: DFF<Bits<8>>,
     // Pass 2.
+    pk_q: DFF<Bits<32>>,
+    pk_ok: DFF<Bit>,
     untried: DFF<Bits<32>>,
     cur_c: DFF<Bits<32>>,
     c_seq: DFF<Bits<32>>,
@@ -358,6 +361,8 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             last_c: Default::default(),
             wr: Default::default(),
             rd: Default::default(),
+            pk_q: Default::default(),
+            pk_ok: Default::default(),
             untried: Default::default(),
             cur_c: Default::default(),
             c_seq: Default::default(),
@@ -424,7 +429,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self, clock, state, first, v1, d1, k1, last1, first1, seg_s, len, ph, tail, e_off, vb,
             first_b, in_b, p_b, d_b, vc, first_c, ok_c, cand_c, ch_pend, ch_seq, have_last, last_c,
             wr, rd, untried, cur_c, c_seq, last_end, over, rd_last, wd, wd_hit, loc_v, loc_s,
-            loc_e, placing, pkt_v, pkt_g, pkt_s, pkt_e, pkt_sp, al_pend, al_try, al_bad, al_got
+            loc_e, placing, pkt_v, pkt_g, pkt_s, pkt_e, pkt_sp, al_pend, al_try, al_bad, al_got,
+            pk_q, pk_ok
         );
         self.fwd.clock.next = self.clock.val();
         self.fwd.rst.next = self.rst.val();
@@ -586,12 +592,16 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.state.d.next = 2.into();
         }
 
-        // ---- Pass 2: choose the next candidate. ----
+        // ---- Pass 2: choose the next candidate. The candidate at `rd` is read into a register
+        // first (`pk_q`, good when `pk_ok`: `rd` and the RAM unchanged since the cycle before),
+        // so the decision below starts from registers: two cycles per Marker candidate. ----
+        self.pk_q.d.next = self.cands.read_data.val();
+        self.pk_ok.d.next = !self.push.val();
         self.pick.next = self.ch_seq.q.val() - self.seg_s.q.val();
         self.ch_rel.next = self.ch_seq.q.val() - self.cfg_origin.val();
         self.al_rel.next = self.seg_s.q.val() - self.cfg_origin.val();
         if !self.ch_pend.q.val() {
-            self.pick.next = self.cands.read_data.val();
+            self.pick.next = self.pk_q.q.val();
         }
         if self.state.q.val() == 2 {
             if !self.cfg_crc.val() {
@@ -605,9 +615,13 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
                     self.state.d.next = 3.into();
                 }
             } else if self.wr.q.val() != self.rd.q.val() {
-                self.rd.d.next = self.rd.q.val() + 1;
-                if self.pick.val() >= self.untried.q.val() {
-                    self.state.d.next = 3.into();
+                // (Until the candidate's read is in pk_q, the next cycle.)
+                if self.pk_ok.q.val() {
+                    self.rd.d.next = self.rd.q.val() + 1;
+                    self.pk_ok.d.next = false;
+                    if self.pick.val() >= self.untried.q.val() {
+                        self.state.d.next = 3.into();
+                    }
                 }
             } else {
                 self.state.d.next = 5.into();
@@ -770,6 +784,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.state.d.next = 0.into();
             self.wr.d.next = 0.into();
             self.rd.d.next = 0.into();
+            self.pk_ok.d.next = false;
             self.untried.d.next = 0.into();
             self.ch_pend.d.next = false;
             self.placing.d.next = false;
@@ -785,6 +800,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             self.vc.d.next = false;
             self.wr.d.next = 0.into();
             self.rd.d.next = 0.into();
+            self.pk_ok.d.next = false;
             self.untried.d.next = 0.into();
             self.ch_pend.d.next = false;
             self.have_last.d.next = false;
