@@ -57,6 +57,7 @@ apt-deps:
 	command -v yosys >/dev/null || missing="$$missing yosys"; \
 	command -v verilator >/dev/null || missing="$$missing verilator"; \
 	command -v g++ >/dev/null || missing="$$missing g++"; \
+	command -v ccache >/dev/null || missing="$$missing ccache"; \
 	command -v nextpnr-ice40 >/dev/null || missing="$$missing nextpnr-ice40"; \
 	command -v icepack >/dev/null || missing="$$missing fpga-icestorm fpga-icestorm-chipdb"; \
 	command -v tshark >/dev/null || missing="$$missing tshark"; \
