@@ -36,9 +36,12 @@ fn check(
         top.name,
         r.mismatches.join("\n")
     );
-    // A floor far below the measured rate (README), high enough to catch a stall.
+    // A floor far below the measured rate, high enough to catch a stall. The rate includes
+    // Icarus's start on the whole design: `rnic_rx_w8` (2,039 cycles) came out at 48 cycles/s
+    // on 2026-12-02 with both test lanes and a place and route sharing the two cores (the floor
+    // was 50), and passed in that day's clean-clone run, whose rate was not printed.
     let rate = r.cycles as f64 / r.seconds;
-    assert!(rate > 50.0, "{}: {rate:.0} cycles/s on Icarus", top.name);
+    assert!(rate > 20.0, "{}: {rate:.0} cycles/s on Icarus", top.name);
 }
 
 fn busy(seed: u64) -> PacketRun {
