@@ -37,7 +37,7 @@ fn check(
         r.mismatches.join("\n")
     );
     // A floor far below the measured rate, high enough to catch a stall. The rate includes
-    // Icarus's start on the whole design: `rnic_rx_w8` (2,039 cycles) came out at 48 cycles/s
+    // `vvp`'s start on the whole design: `rnic_rx_w8` came out at 48 cycles/s
     // on 2026-12-02 with both test lanes and a place and route sharing the two cores (the floor
     // was 50), and passed in that day's clean-clone run, whose rate was not printed.
     let rate = r.cycles as f64 / r.seconds;

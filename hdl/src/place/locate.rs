@@ -594,7 +594,9 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
 
         // ---- Pass 2: choose the next candidate. The candidate at `rd` is read into a register
         // first (`pk_q`, good when `pk_ok`: `rd` and the RAM unchanged since the cycle before),
-        // so the decision below starts from registers: two cycles per Marker candidate. ----
+        // so the decision below starts from registers: two cycles per Marker candidate. Yosys
+        // absorbs `pk_q` into the LutRam as a synchronous read port (an address register), so in
+        // the netlist the read still feeds the decision (README, stop 45). ----
         self.pk_q.d.next = self.cands.read_data.val();
         self.pk_ok.d.next = !self.push.val();
         self.pick.next = self.ch_seq.q.val() - self.seg_s.q.val();
