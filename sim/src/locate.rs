@@ -30,6 +30,19 @@ pub fn locator(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String
     ))
 }
 
+/// The locator alone at `width` bytes per beat, exported (`place_locate_w<W>`): the Verilog
+/// its Verilator engine is built from. Here rather than in a test so that `PlaceLocate` is
+/// instantiated in this crate only (a test binary instantiating it at every width took 133 s
+/// of codegen, the last 100 s of a clean `cargo test --no-run` on two cores).
+pub fn locator_verilog(width: usize) -> Result<hdl::export::ExportedTop, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| {
+        let name = format!("place_locate_w{W}");
+        let mut block = PlaceLocate::<W, B>::new();
+        hdl::export::export_block(&name, &mut block, "PlaceLocate (export check)")
+    })
+}
+
 /// One segment for [`run_locate`].
 #[derive(Clone, Debug)]
 pub struct LocateSegment {

@@ -246,11 +246,7 @@ fn exported_verilog_passes_yosys_check_assert_and_verilator_lint() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
     for w in hdl::export::WIDTHS {
-        let top = hdl::with_width!(w, |W, B| {
-            let name = format!("place_locate_w{W}");
-            let mut block = hdl::place::locate::PlaceLocate::<W, B>::new();
-            hdl::export::export_block(&name, &mut block, "PlaceLocate (export check)").unwrap()
-        });
+        let top = sim::locate::locator_verilog(w).unwrap();
         let file = dir.join(format!("{}.v", top.name));
         std::fs::write(&file, &top.verilog).unwrap();
         failures.extend(sim::tools::yosys_check(&file, &top.name).err());
