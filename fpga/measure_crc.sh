@@ -3,7 +3,7 @@
 # (fpga/ecp5_ooc.sh for each), as reported in the README. Run from the workspace root; writes
 # build/fpga/<top>/ and prints one line per design. Takes about 20 minutes on 2 cores.
 set -eu
-cargo run -q -p hdl --example export_engines
+cargo run -q -p sim --example export_engines
 for w in 8 16 32 64; do
     f=250; [ "$w" -ge 32 ] && f=156.25
     for g in 2 4; do

@@ -16,7 +16,7 @@ pub fn export_cmd(width: Option<usize>, out: PathBuf) -> Result<(), String> {
     if let Some(w) = width {
         check_width(w)?;
     }
-    let files = hdl::export::write_tops(width, &out)?;
+    let files = sim::export::write_tops(width, &out)?;
     let mut so = std::io::stdout().lock();
     for f in files {
         writeln!(so, "{}", f.display()).map_err(|e| e.to_string())?;

@@ -409,7 +409,7 @@ pub fn bitstream(
         hdl::board::pins::Board::Ulx3s => "ecp5-85f",
         hdl::board::pins::Board::Hx8k => "ice40-hx8k",
     })?;
-    let text = hdl::export::board_verilog(board).map_err(CliError::input)?;
+    let text = sim::export::board_verilog(board).map_err(CliError::input)?;
     let dir = out.join(i.name);
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;

@@ -3,8 +3,12 @@
 //! fraction of the time the `rnic` binary takes). `EXPORT_WIDTH=W` exports width W instead, to
 //! `build/verilog/w<W>/`.
 //! `fpga/ecp5_ooc.sh build/verilog/w8/mpa_rx_w8.v mpa_rx_w8 156.25`
+//!
+//! Behind the `export-blocks` feature (`cargo run -p hdl --features export-blocks --example
+//! export_w8`), since `cargo test` builds every example and this one instantiates three tops at
+//! five widths.
 
-use hdl::export::{export_top, mpa_rx_spec, mpa_tx_spec, rnic_rx_spec};
+use hdl::export::{mpa_rx_spec, mpa_tx_spec, rnic_rx_spec};
 use std::path::Path;
 
 fn main() {
@@ -28,7 +32,7 @@ fn main() {
             other => Err(format!("unknown top {other} (mpa_tx, mpa_rx, rnic_rx)")),
         }
         .unwrap_or_else(|e| panic!("{e}"));
-        let top = export_top(&spec).unwrap_or_else(|e| panic!("{e}"));
+        let top = hdl::export_top_for!(&spec).unwrap_or_else(|e| panic!("{e}"));
         let path = dir.join(format!("{}.v", spec.name()));
         std::fs::write(&path, top.verilog).unwrap();
         println!("{}", path.display());

@@ -9,8 +9,11 @@
 //! Every combinational block writes each of its variables once per evaluation
 //! ([`crate::comb_shadow`]), so that event-driven simulators run the file at full speed.
 //!
-//! [`exportable_tops`] lists the tops for a width; [`export_top`] produces one file's text and
-//! port list; [`write_tops`] writes them (the `rnic export` command).
+//! [`exportable_tops`] lists the tops for a width, [`export_top_at`] builds one at a width given
+//! as a type parameter and [`export_block`] produces a block's file text and port list. The
+//! runtime-width entry points (`export_top`, `write_tops`, the `rnic export` command) are
+//! `sim::export`'s: instantiating every top at every width is minutes of compilation, and `sim`
+//! instantiates them anyway for its engines.
 
 use crate::board::pins::{Board, Hx8kCore, Ulx3sCore};
 use crate::comb_shadow::shadow_combinational_blocks;
@@ -20,7 +23,6 @@ use crate::rx::mpa_rx::{buffer_bits, MpaRx};
 use crate::tx::mpa_tx::MpaTx;
 use golden::crc::{CrcDef, CRC32C, CRC32_ETHERNET, CRC32_WILLIAMS};
 use rust_hdl::prelude::*;
-use std::path::{Path, PathBuf};
 
 /// The widths every streaming block is built and tested at.
 pub const WIDTHS: [usize; 5] = [4, 8, 16, 32, 64];
@@ -142,13 +144,6 @@ pub fn board_spec(board: Board) -> TopSpec {
     TopSpec { kind: TopKind::Board(board), width: board.info().width }
 }
 
-/// The file a board build synthesizes: the board's exported loopback core, then its pin wrapper
-/// ([`Board::wrapper_verilog`]; after the core's `timescale, which it shares).
-pub fn board_verilog(board: Board) -> Result<String, String> {
-    let core = export_top(&board_spec(board))?;
-    Ok(format!("{}\n{}", core.verilog, board.wrapper_verilog()))
-}
-
 /// Every top exported at `width` bytes per beat.
 pub fn exportable_tops(width: usize) -> Result<Vec<TopSpec>, String> {
     let mut tops: Vec<TopSpec> = [CRC32C, CRC32_WILLIAMS, CRC32_ETHERNET]
@@ -196,10 +191,39 @@ macro_rules! with_width {
     };
 }
 
-/// Builds and exports one top.
-pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
+/// `export_top_at` for a runtime width (`$spec.width`), its parameters spelled out: instantiates
+/// every top at every width where it is used (`sim::export::export_top`, the timing examples).
+#[macro_export]
+macro_rules! export_top_for {
+    ($spec:expr) => {
+        $crate::with_width!($spec.width, |W, B| {
+            const A: usize = $crate::rx::mpa_rx::buffer_bits(W);
+            const RD: usize = $crate::place::reassembly::ring_bits(W);
+            $crate::export::export_top_at::<W, B, A, RD>($spec)
+        })
+    };
+}
+
+/// Builds and exports one top at `W` bytes per beat (`spec.width` must be `W`; a board's core
+/// has its own width), with `B = 8W`, `A = buffer_bits(W)` (`mpa_rx`'s release buffer) and
+/// `RD = ring_bits(W)` (the reassembly ring), which stable Rust cannot derive from `W` inside a
+/// generic function. Generic so that the tops are instantiated only where it is called:
+/// `sim::export::export_top` picks the width at run time (see there for why it lives in `sim`),
+/// [`export_top_for!`](crate::export_top_for) spells the parameters out.
+pub fn export_top_at<const W: usize, const B: usize, const A: usize, const RD: usize>(
+    spec: &TopSpec,
+) -> Result<ExportedTop, String> {
+    if !matches!(spec.kind, TopKind::Board(_)) && spec.width != W {
+        return Err(format!("{}: built at width {W}", spec.name()));
+    }
+    if B != 8 * W || A != buffer_bits(W) || RD != crate::place::reassembly::ring_bits(W) {
+        return Err(format!(
+            "{}: export_top_at::<{W}, {B}, {A}, {RD}>: B, A or RD is not the one W = {W} needs",
+            spec.name()
+        ));
+    }
     match spec.kind {
-        TopKind::CrcCalc(def) => with_width!(spec.width, |W, B| {
+        TopKind::CrcCalc(def) => {
             let mut top = CrcCalc::<W, B>::new(&def);
             let header = format!(
                 "CRC calculator (hdl::crc::CrcCalc<{W}, {B}>), {} (poly 0x{:08X}), {W} bytes per beat.\n\
@@ -210,8 +234,8 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
                 CrcCalc::<W, B>::latency()
             );
             export_block(&spec.name(), &mut top, &header)
-        }),
-        TopKind::MpaTx => with_width!(spec.width, |W, B| {
+        }
+        TopKind::MpaTx => {
             let mut top = MpaTx::<W, B>::new();
             let header = format!(
                 "MPA transmit datapath (hdl::tx::mpa_tx::MpaTx<{W}, {B}>), RFC 5044 4.1-4.5, 5.1,\n\
@@ -219,9 +243,8 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
                  aligned TCP segment payloads out (m_axis_tuser = sequence number of the first octet)."
             );
             export_block(&spec.name(), &mut top, &header)
-        }),
-        TopKind::MpaRx => with_width!(spec.width, |W, B| {
-            const A: usize = buffer_bits(W);
+        }
+        TopKind::MpaRx => {
             let mut top = MpaRx::<W, B, A>::new();
             let header = format!(
                 "MPA receive datapath (hdl::rx::mpa_rx::MpaRx<{W}, {B}, {A}>), RFC 5044 4.2-4.4, 6, 8,\n\
@@ -233,10 +256,8 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
                 MpaRx::<W, B, A>::max_ulpdu()
             );
             export_block(&spec.name(), &mut top, &header)
-        }),
-        TopKind::RnicRx => with_width!(spec.width, |W, B| {
-            const A: usize = buffer_bits(W);
-            const RD: usize = crate::place::reassembly::ring_bits(W);
+        }
+        TopKind::RnicRx => {
             const SN: usize = 1 << STAG_INDEX_BITS;
             const PN: usize = 1 << POSTED_SLOT_BITS;
             let mut top = RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::new();
@@ -252,7 +273,7 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
                 RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::max_ulpdu()
             );
             export_block(&spec.name(), &mut top, &header)
-        }),
+        }
         TopKind::Board(board) => {
             let i = board.info();
             let header = format!(
@@ -278,26 +299,6 @@ pub fn export_top(spec: &TopSpec) -> Result<ExportedTop, String> {
             }
         }
     }
-}
-
-/// Writes every top for `width` (all widths when `None`) into `out`; returns the files written.
-pub fn write_tops(width: Option<usize>, out: &Path) -> Result<Vec<PathBuf>, String> {
-    let widths: Vec<usize> = match width {
-        Some(w) => vec![w],
-        None => WIDTHS.to_vec(),
-    };
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let mut written = vec![];
-    for w in widths {
-        for spec in exportable_tops(w)? {
-            let top = export_top(&spec)?;
-            let path = out.join(format!("{}.v", top.name));
-            std::fs::write(&path, &top.verilog)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            written.push(path);
-        }
-    }
-    Ok(written)
 }
 
 /// The exported name of a rust-hdl top-level port: `clock` -> `clk`; `<bundle>$<field>` ->

@@ -48,7 +48,7 @@ fn measure(
     model: &mut dyn CycleSim,
     run: impl FnOnce(&mut dyn CycleSim),
 ) {
-    let top = hdl::export::export_top(&spec).expect("export");
+    let top = sim::export::export_top(&spec).expect("export");
     let mut rec = Recorder::new(model);
     run(&mut rec);
     let trace = rec.trace;

@@ -5,6 +5,7 @@
 //! `m_axis` with a backpressure pattern, checks the handshake rules on both streams and returns
 //! one [`CrcResult`] per message.
 
+use crate::export::export_top;
 use crate::rusthdl::{from_words, to_words, Binding, DirectTop, RustHdlSim};
 use crate::stream::{
     message_beats, HandshakeMonitor, Pattern, ReadyDriver, StreamDriver, StreamPorts,
@@ -14,7 +15,7 @@ use crate::CycleSim;
 use crate::Engine;
 use golden::crc::CrcDef;
 use hdl::crc::{CrcCalc, CrcEngine};
-use hdl::export::{crc_calc_spec, export_block, export_top};
+use hdl::export::{crc_calc_spec, export_block};
 use hdl::with_width;
 use rust_hdl::prelude::*;
 use std::path::Path;

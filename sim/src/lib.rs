@@ -28,6 +28,7 @@
 pub mod board;
 pub mod crc;
 pub mod engine;
+pub mod export;
 pub mod icarus;
 pub mod locate;
 pub mod lockstep;
@@ -162,9 +163,10 @@ mod tests {
 
     #[test]
     fn verilator_shim_masks_inputs_and_reads_wide_ports_by_32_bit_words() {
-        let top =
-            hdl::export::export_top(&hdl::export::crc_calc_spec(golden::crc::CRC32C, 64).unwrap())
-                .unwrap();
+        let top = crate::export::export_top(
+            &hdl::export::crc_calc_spec(golden::crc::CRC32C, 64).unwrap(),
+        )
+        .unwrap();
         let shim = verilator::shim_source(&top.name, &top.ports);
         assert!(shim.contains("t.s_axis_tkeep = (QData)(v[0] & 0xffffffffffffffffULL)"));
         assert!(shim.contains("for (int k = 0; k < 16; k++) t.s_axis_tdata[k]"));

@@ -114,7 +114,7 @@ pub fn top_engine<T: crate::rusthdl::DirectTop + 'static>(
             if vcd.is_some() {
                 return Err("a VCD needs the rusthdl engine".into());
             }
-            let top = hdl::export::export_top(spec)?;
+            let top = crate::export::export_top(spec)?;
             Ok(Box::new(VerilatorSim::build(&top)?))
         }
     }

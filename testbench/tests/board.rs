@@ -309,7 +309,7 @@ fn every_board_pin_is_constrained_and_the_board_file_passes_the_checks() {
         let constraints = std::fs::read_to_string(root.join(i.constraints)).unwrap();
         // The wrapper's pins, read from the file a board build synthesizes (the core, whose name
         // starts with the wrapper's, comes first in it).
-        let text = hdl::export::board_verilog(board).unwrap();
+        let text = sim::export::board_verilog(board).unwrap();
         let ports = sim::tools::module_ports(&text, i.top).unwrap();
         assert!(ports.len() >= 2 && !ports.iter().any(|p| p.0 == "ok"), "{board:?}: {ports:?}");
         for (name, _, width) in &ports {

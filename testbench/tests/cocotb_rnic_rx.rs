@@ -119,7 +119,7 @@ fn rnic_rx_w8_under_cocotb_with_cocotbext_axi_matches_golden() {
     std::fs::create_dir_all(&verilog_dir).unwrap();
 
     // The Verilog, as `rnic export --width 8` writes it.
-    let top = hdl::export::export_top(&hdl::export::rnic_rx_spec(8).unwrap()).unwrap();
+    let top = sim::export::export_top(&hdl::export::rnic_rx_spec(8).unwrap()).unwrap();
     let verilog = verilog_dir.join(format!("{}.v", top.name));
     write_if_changed(&verilog, &top.verilog);
 

@@ -5,7 +5,8 @@
 //! test-extra` at the other widths), and reads like hand-written Verilog: plain module name,
 //! AXI4-Stream port names.
 
-use hdl::export::{exportable_tops, write_tops, PortDir, WIDTHS};
+use hdl::export::{exportable_tops, PortDir, WIDTHS};
+use sim::export::write_tops;
 use sim::tools::{verilator_lint, yosys_check};
 use std::path::PathBuf;
 
@@ -77,7 +78,7 @@ fn export_every_top_at_w4_w16_w32_w64_passes_yosys_check_assert() {
 fn export_names_modules_and_ports_like_axi4_stream() {
     for w in WIDTHS {
         for spec in exportable_tops(w).unwrap() {
-            let top = hdl::export::export_top(&spec).unwrap();
+            let top = sim::export::export_top(&spec).unwrap();
             assert!(top.name.ends_with(&format!("_w{w}")), "{}", top.name);
             assert!(top.verilog.contains(&format!("\nmodule {} (\n", top.name)));
             for p in &top.ports {

@@ -23,7 +23,7 @@ fn check(
     model: &mut dyn CycleSim,
     run: impl FnOnce(&mut dyn CycleSim),
 ) {
-    let top = hdl::export::export_top(&spec).unwrap();
+    let top = sim::export::export_top(&spec).unwrap();
     let mut rec = Recorder::new(model);
     run(&mut rec);
     let trace = rec.trace;

@@ -234,7 +234,7 @@ fn rnic_rx(engine: Engine, w: usize) {
 /// golden-checked run pass.
 #[test]
 fn random_initial_values_differ_by_seed_and_reset_clears_them() {
-    let top = hdl::export::export_top(&hdl::export::mpa_rx_spec(8).unwrap()).unwrap();
+    let top = sim::export::export_top(&hdl::export::mpa_rx_spec(8).unwrap()).unwrap();
     let guarded = sim::verilator::with_guarded_initial_values(&top.verilog).unwrap();
     let initials = top.verilog.matches("initial begin").count();
     assert!(initials > 0);

@@ -20,5 +20,5 @@ fn main() {
     let dir = Path::new("build/verilog/engines");
     std::fs::create_dir_all(dir).unwrap();
     engines!(dir, 4 / 32, 8 / 64, 16 / 128, 32 / 256, 64 / 512);
-    hdl::export::write_tops(None, Path::new("build/verilog")).unwrap();
+    sim::export::write_tops(None, Path::new("build/verilog")).unwrap();
 }
