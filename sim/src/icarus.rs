@@ -92,7 +92,7 @@ impl CycleSim for Recorder<'_> {
 }
 
 /// A value as `width` bits of hex (most significant digit first).
-fn hex(words: &[u64], width: usize) -> String {
+pub fn hex(words: &[u64], width: usize) -> String {
     let digits = width.div_ceil(4);
     let mut s = String::with_capacity(digits);
     for d in (0..digits).rev() {
@@ -243,16 +243,4 @@ pub fn replay(
         }
     }
     Ok(Replay { cycles: lines.len(), mismatches, seconds })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_is_most_significant_digit_first() {
-        assert_eq!(hex(&[0xA5], 8), "a5");
-        assert_eq!(hex(&[0x1F], 5), "1f");
-        assert_eq!(hex(&[u64::MAX, 1], 65), "1ffffffffffffffff");
-    }
 }

@@ -1,0 +1,195 @@
+//! The `sim` library's own tests, one module per source file. They live here because its
+//! `[lib] test = false`: a `cfg(test)` build of the library compiled all of it a second time
+//! (329 s of a clean `cargo test` build on two cores).
+
+mod profile {
+    use sim::profile::*;
+
+    // Two cycles: a stream `s` transfers then stalls; `x_valid`/`x_ready` starves then
+    // transfers; `lone.valid` has no ready and is not a boundary.
+    const VCD: &str = "$timescale 1 ps $end
+$scope module uut $end
+$var wire 1 ! clock $end
+$scope module s $end
+$var wire 1 \" valid $end
+$var wire 1 # ready $end
+$upscope $end
+$var wire 1 $ x_valid $end
+$var wire 1 % x_ready $end
+$scope module lone $end
+$var wire 1 & valid $end
+$upscope $end
+$upscope $end
+$enddefinitions $end
+#0
+0!
+1\"
+1#
+0$
+b1 %
+#5
+1!
+#10
+0!
+0#
+1$
+#15
+1!
+#20
+0!
+";
+
+    #[test]
+    fn counts_transfers_stalls_and_starved_cycles_per_boundary() {
+        let p = profile(VCD, 0, 10).unwrap();
+        assert_eq!(p.cycles, 2);
+        let names: Vec<&str> = p.boundaries.iter().map(|b| b.path.as_str()).collect();
+        assert_eq!(names, ["uut.s", "uut.x"]);
+        assert_eq!(
+            p.boundaries[0],
+            Boundary { path: "uut.s".into(), transfer: 1, stall: 1, starve: 0, trace: "Ts".into() }
+        );
+        assert_eq!(
+            p.boundaries[1],
+            Boundary { path: "uut.x".into(), transfer: 1, stall: 0, starve: 1, trace: ".T".into() }
+        );
+        // A window: only the second cycle.
+        let p = profile(VCD, 1, 2).unwrap();
+        assert_eq!(p.boundaries[0].trace, "s");
+    }
+
+    #[test]
+    fn a_waveform_without_a_top_clock_is_an_error() {
+        assert!(profile("$scope module uut $end\n$enddefinitions $end\n", 0, 1).is_err());
+    }
+}
+
+mod engine {
+    use sim::Engine;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_are_refused() {
+        for e in Engine::ALL {
+            assert_eq!(e.name().parse::<Engine>(), Ok(e));
+            assert_eq!(e.to_string(), e.name());
+        }
+        let err = "iverilog".parse::<Engine>().unwrap_err();
+        assert!(err.contains("unknown engine iverilog"), "{err}");
+        assert!("RustHdl".parse::<Engine>().is_err());
+    }
+}
+
+mod icarus {
+    use sim::icarus::hex;
+
+    #[test]
+    fn hex_is_most_significant_digit_first() {
+        assert_eq!(hex(&[0xA5], 8), "a5");
+        assert_eq!(hex(&[0x1F], 5), "1f");
+        assert_eq!(hex(&[u64::MAX, 1], 65), "1ffffffffffffffff");
+    }
+}
+
+mod lib {
+    use rust_hdl::prelude::Bits;
+    use sim::rusthdl::WordValue;
+    use sim::{bytes_from_words, verilator, words_for, words_from_bytes};
+
+    #[test]
+    fn bytes_and_words_round_trip_lane_0_in_bits_7_to_0() {
+        let bytes: Vec<u8> = (0..64).map(|i| (i * 37 + 1) as u8).collect();
+        let mut w = vec![0u64; 8];
+        words_from_bytes(&bytes, &mut w);
+        assert_eq!(w[0] & 0xFF, bytes[0] as u64);
+        assert_eq!(w[7] >> 56, bytes[63] as u64);
+        assert_eq!(bytes_from_words(&w, 64), bytes);
+        assert_eq!(words_for(1), 1);
+        assert_eq!(words_for(64), 1);
+        assert_eq!(words_for(65), 2);
+    }
+
+    #[test]
+    fn wide_rust_hdl_values_convert_to_words_and_back() {
+        let w: Vec<u64> = (0..8).map(|i| 0x0123_4567_89AB_CDEFu64.rotate_left(i * 8)).collect();
+        let b: Bits<512> = WordValue::from_words(&w);
+        assert!(b.get_bit(0) && !b.get_bit(4) && b.get_bit(511) == ((w[7] >> 63) & 1 != 0));
+        let mut back = vec![0u64; 8];
+        b.to_words(&mut back);
+        assert_eq!(back, w);
+        let s: Bits<12> = WordValue::from_words(&[0xFFFF]);
+        let mut one = [0u64];
+        s.to_words(&mut one);
+        assert_eq!(one[0], 0xFFF, "bits above the width are dropped");
+    }
+
+    #[test]
+    fn verilator_shim_masks_inputs_and_reads_wide_ports_by_32_bit_words() {
+        let top =
+            sim::export::export_top(&hdl::export::crc_calc_spec(golden::crc::CRC32C, 64).unwrap())
+                .unwrap();
+        let shim = verilator::shim_source(&top.name, &top.ports);
+        assert!(shim.contains("t.s_axis_tkeep = (QData)(v[0] & 0xffffffffffffffffULL)"));
+        assert!(shim.contains("for (int k = 0; k < 16; k++) t.s_axis_tdata[k]"));
+        assert!(shim.contains("t.s_axis_tvalid = (CData)(v[0] & 0x1ULL)"));
+        assert!(!shim.contains("t.s_axis_tready ="), "an output must not be settable");
+        assert_ne!(verilator::fnv1a(&[b"a"]), verilator::fnv1a(&[b"b"]));
+    }
+}
+
+mod network {
+    use rand::Rng;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use sim::traffic::network::*;
+    use sim::traffic::sender::StreamSegment;
+
+    fn covers(wire: &[u8], segs: &[StreamSegment]) -> bool {
+        let mut seen = vec![false; wire.len()];
+        for s in segs {
+            for (k, &b) in s.payload.iter().enumerate() {
+                let at = s.offset as usize + k;
+                if wire[at] != b {
+                    return false;
+                }
+                seen[at] = true;
+            }
+        }
+        seen.iter().all(|&x| x)
+    }
+
+    #[test]
+    fn every_transformation_keeps_the_octets_and_covers_the_stream() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let wire: Vec<u8> = (0..20_000).map(|_| rng.gen()).collect();
+        let segs = resegment(&mut rng, &wire, true, 1, 1500);
+        assert!(covers(&wire, &segs));
+        assert_eq!(segs.iter().filter(|s| s.fin).count(), 1);
+        let segs = lose_and_retransmit(&mut rng, segs, 0.2, 1, 10);
+        assert!(covers(&wire, &segs));
+        let segs = duplicate(&mut rng, segs, 0.2, 5);
+        let segs = overlapping_retransmissions(&mut rng, &wire, segs, 0.2, 5);
+        let n = segs.len();
+        let segs = reorder(&mut rng, segs, 6);
+        assert_eq!(segs.len(), n);
+        assert!(covers(&wire, &segs));
+        assert!(segs.iter().filter(|s| s.fin).all(|s| s.end() == wire.len() as u64));
+    }
+}
+
+mod pcap {
+    use sim::traffic::pcap::*;
+
+    #[test]
+    fn checksums_verify_to_zero() {
+        let cap = capture(false, true, 1000, &[(1000, &[1, 2, 3], false)]);
+        // Last record: skip its 16-octet record header and the 14-octet Ethernet header.
+        let last = cap.len() - (16 + 14 + 20 + 20 + 3);
+        let ip = &cap[last + 16 + 14..last + 16 + 14 + 20];
+        assert_eq!(checksum(&[ip]), 0);
+        let tcp = &cap[last + 16 + 34..];
+        let pseudo =
+            [&PEER_IP[..], &LOCAL_IP[..], &[0, 6], &(tcp.len() as u16).to_be_bytes()[..]].concat();
+        assert_eq!(checksum(&[&pseudo, tcp]), 0);
+        assert_eq!(u32::from_be_bytes(tcp[4..8].try_into().unwrap()), 1000);
+    }
+}
