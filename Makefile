@@ -155,8 +155,8 @@ rx-campaign:
 # 10^5 segments at W = 8 and at W = 64 through the whole rnic_rx's exported Verilog (8 x 10^4
 # with out-of-order placement on, 2 x 10^4 with it off; make test runs 2,000 each, and 1,000
 # per width through PlaceReassembly alone), the lockstep test of rnic_rx's two engines at
-# W = 32 and 64 (#[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (none at the
-# moment: see there) and the ULX3S bitstream beside them. CI runs it after make test. With
+# W = 32 and 64 (#[ignore]), and the Fmax floors of fpga/timing_floor_long.txt (the CRC top's)
+# and the ULX3S bitstream beside them. CI runs it after make test. With
 # cargo-nextest the campaigns (one test per width) run side by side and the lockstep test
 # beside them on one thread; cargo test runs them one binary after the other.
 LONG_ENV := RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000
