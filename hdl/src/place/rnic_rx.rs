@@ -5,8 +5,10 @@
 //! Terminate record (RFC 5044 section 8, RFC 5040 section 7). With CTRL's place bit, FPDUs
 //! located in out-of-order segments (Markers, the length chain: RFC 5044 section 6) are
 //! checked and placed straight from them (B.1.4) and only the rest is held in the reassembly
-//! ring; without it every out-of-order octet is held and placed when it comes in order. Header
-//! alignment detection (B.2) is not built.
+//! ring; without it every out-of-order octet is held and placed when it comes in order. With
+//! CTRL bit 5 as well, a segment is first tried for header alignment (B.2): from its first
+//! octet (a multiple of 4 from the origin), the length chain must verify and decode every FPDU
+//! and end exactly at the segment's end, as the golden receiver's `aligned_detect` decides.
 //!
 //! ```text
 //!  s_axis ─► PlaceReassembly ─► MpaRx ─► PlaceHeader ─► PlaceCheck ─► PlaceWriter ─► m_axi (AW, W, B)
