@@ -118,9 +118,10 @@ enum Command {
         /// Clock constraint in MHz.
         #[arg(long, default_value_t = 250.0)]
         freq: f64,
-        /// nextpnr placement seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// nextpnr placement seed, or several separated by commas (one synthesis, one placement
+        /// each; the report keeps the worst, a floor must hold at every seed).
+        #[arg(long, value_delimiter = ',', default_value = "1")]
+        seed: Vec<u64>,
         /// Directory holding the exported Verilog (TOP_wW.v).
         #[arg(long, default_value = "build/verilog")]
         verilog_dir: std::path::PathBuf,
@@ -395,21 +396,42 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let name = format!("{top}_w{width}");
             let file = verilog_dir.join(format!("{name}.v"));
             let run_dir = out.join(t.name).join(&name);
-            let rec = synth::synth_one(t, &file, &name, width, freq, seed, &run_dir)?;
-            println!(
-                "{} {} fmax_mhz={:.1} luts={} ffs={} brams={} seconds={}",
-                rec.target, rec.top, rec.fmax_mhz, rec.luts, rec.ffs, rec.brams, rec.seconds
-            );
-            let fmax = rec.fmax_mhz;
-            synth::update_report(&out, rec)?;
+            let recs = synth::synth_seeds(t, &file, &name, width, freq, &seed, &run_dir)?;
+            for rec in &recs {
+                println!(
+                    "{} {} seed={} fmax_mhz={:.1} luts={} ffs={} brams={} seconds={}",
+                    rec.target,
+                    rec.top,
+                    rec.seed,
+                    rec.fmax_mhz,
+                    rec.luts,
+                    rec.ffs,
+                    rec.brams,
+                    rec.seconds
+                );
+            }
+            let worst =
+                synth::worst_seed(&recs).cloned().ok_or_else(|| CliError::usage("no seed"))?;
+            if let (true, Some((min, mean, max))) = (recs.len() > 1, synth::seed_spread(&recs)) {
+                println!(
+                    "{name} on {} over {} seeds: Fmax min {min:.1} (seed {}), mean {mean:.1}, max {max:.1} MHz",
+                    t.name,
+                    recs.len(),
+                    worst.seed
+                );
+            }
+            let fmax = worst.fmax_mhz;
+            let at =
+                if recs.len() > 1 { format!(" at seed {}", worst.seed) } else { String::new() };
+            synth::update_report(&out, worst)?;
             match min_fmax {
                 Some(floor) if fmax < floor => Err(CliError::check(format!(
-                    "{name} on {}: Fmax {fmax:.1} MHz is below the floor of {floor} MHz",
+                    "{name} on {}: Fmax {fmax:.1} MHz{at} is below the floor of {floor} MHz",
                     t.name
                 ))),
                 Some(floor) => {
                     println!(
-                        "{name} on {}: Fmax {fmax:.1} MHz meets the floor of {floor} MHz",
+                        "{name} on {}: Fmax {fmax:.1} MHz{at} meets the floor of {floor} MHz",
                         t.name
                     );
                     Ok(())

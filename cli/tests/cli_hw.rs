@@ -251,3 +251,63 @@ fn bitstream_names_the_boards_when_given_an_unknown_one() {
     let e = text(&o.stderr);
     assert!(e.contains("unknown board \"arty\"") && e.contains("ulx3s, hx8k"), "{e}");
 }
+
+/// `rnic synth` with several seeds: one line per seed, the spread, the floor checked at the
+/// worst seed (exit 2 below it), and the report keeping that seed's record. The CRC top at
+/// W = 4 (the smallest), two seeds, in a directory under the workspace (the YoWASP tools see
+/// only paths below their working directory's root); needs the `.venv` that `make test` installs.
+#[test]
+fn synth_over_seeds_reports_the_spread_and_checks_the_floor_at_the_worst_seed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = format!("build/test-synth-seeds-{}", std::process::id());
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_rnic"))
+            .current_dir(&root)
+            .args(args)
+            .output()
+            .expect("rnic runs")
+    };
+    let o = run(&["export", "--width", "4", "--out", &format!("{dir}/verilog")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run(&[
+        "synth",
+        "--top",
+        "mpa_crc32c",
+        "--width",
+        "4",
+        "--seed",
+        "1,2",
+        "--verilog-dir",
+        &format!("{dir}/verilog"),
+        "--out",
+        &dir,
+        "--min-fmax",
+        "10000",
+    ]);
+    let out = text(&o.stdout);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    let fmax_of = |seed: u64| -> f64 {
+        let tag = format!("mpa_crc32c_w4 seed={seed} fmax_mhz=");
+        let line = out.lines().find(|l| l.contains(&tag)).unwrap_or_else(|| panic!("{out}"));
+        line.split(&tag).nth(1).unwrap().split(' ').next().unwrap().parse().unwrap()
+    };
+    let (f1, f2) = (fmax_of(1), fmax_of(2));
+    assert!(f1 > 50.0 && f2 > 50.0, "{out}");
+    let (worst, worst_f) = if f2 < f1 { (2, f2) } else { (1, f1) };
+    let spread =
+        out.lines().find(|l| l.contains("over 2 seeds")).unwrap_or_else(|| panic!("{out}"));
+    assert!(spread.contains(&format!("min {worst_f:.1} (seed {worst})")), "{spread}");
+    assert!(spread.contains(&format!("max {:.1}", f1.max(f2))), "{spread}");
+    assert!(
+        err.contains(&format!("Fmax {worst_f:.1} MHz at seed {worst} is below the floor")),
+        "{err}"
+    );
+    for s in [1, 2] {
+        let report = root.join(&dir).join(format!("ecp5-85f/mpa_crc32c_w4/report_seed{s}.json"));
+        assert!(report.exists(), "{}", report.display());
+    }
+    let report = std::fs::read_to_string(root.join(&dir).join("report.json")).unwrap();
+    assert!(report.contains(&format!("\"seed\": {worst}")), "{report}");
+    let _ = std::fs::remove_dir_all(root.join(&dir));
+}
