@@ -7,7 +7,7 @@
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make fmax-seeds  mpa_tx_w8 and mpa_rx_w8 at 156.25 MHz (10 GbE), nextpnr seeds 1 to 3:
 #                   every seed's Fmax and the spread in build/fmax-seeds/seeds.log, the worst
-#                   seed's record in build/fmax-seeds/report.md (about 20 minutes)
+#                   seed's record in build/fmax-seeds/report.md (8 minutes of place and route)
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
 #   make test-long  10^5 segments in any order per width (8, 64) through rnic_rx on
