@@ -88,8 +88,8 @@
 //! cycle to choose, the request, the read at one beat per cycle (as the reader delivers), the
 //! path's latency (`mpa_rx`'s, 22 to 31 cycles measured with its release buffer, less that
 //! buffer's 3) and one or two cycles to finish; two cycles to take a Marker candidate (its
-//! read from the LutRam is registered before the choice), one for the chain start. Not
-//! measured on this block.
+//! read from the LutRam is registered before the choice; the first after a chain start waits
+//! one cycle more), one for the chain start. Not measured on this block.
 //!
 //! ### Reset
 //! `rst` empties everything; the next beat of `s_axis` starts a segment.
@@ -228,6 +228,7 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     // Pass 2.
     pk_q: DFF<Bits<32>>,
     pk_ok: DFF<Bit>,
+    ch_off: Signal<Local, Bits<32>>,
     untried: DFF<Bits<32>>,
     cur_c: DFF<Bits<32>>,
     c_seq: DFF<Bits<32>>,
@@ -363,6 +364,7 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             rd: Default::default(),
             pk_q: Default::default(),
             pk_ok: Default::default(),
+            ch_off: Default::default(),
             untried: Default::default(),
             cur_c: Default::default(),
             c_seq: Default::default(),
@@ -593,13 +595,20 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         }
 
         // ---- Pass 2: choose the next candidate. The candidate at `rd` is read into a register
-        // first (`pk_q`, good when `pk_ok`: `rd` and the RAM unchanged since the cycle before),
-        // so the decision below starts from registers: two cycles per Marker candidate. Yosys
-        // absorbs `pk_q` into the LutRam as a synchronous read port (an address register), so in
-        // the netlist the read still feeds the decision (README, stop 45). ----
+        // first (`pk_q`, good when `pk_ok`: `rd` and the RAM unchanged since the cycle before,
+        // and no chain start pending), so the decision below starts from registers: two cycles
+        // per Marker candidate. While a chain start is pending `pk_q` loads the chain start's
+        // offset instead: a register that loaded the read data alone was taken by Yosys into the
+        // LutRam as a synchronous read port (an address register), which left the RAM's read in
+        // front of the decision (README, stops 45 and 46); with the multiplexer in front it
+        // stays a register. ----
+        self.ch_off.next = self.ch_seq.q.val() - self.seg_s.q.val();
         self.pk_q.d.next = self.cands.read_data.val();
-        self.pk_ok.d.next = !self.push.val();
-        self.pick.next = self.ch_seq.q.val() - self.seg_s.q.val();
+        if self.ch_pend.q.val() {
+            self.pk_q.d.next = self.ch_off.val();
+        }
+        self.pk_ok.d.next = !self.push.val() & !self.ch_pend.q.val();
+        self.pick.next = self.ch_off.val();
         self.ch_rel.next = self.ch_seq.q.val() - self.cfg_origin.val();
         self.al_rel.next = self.seg_s.q.val() - self.cfg_origin.val();
         if !self.ch_pend.q.val() {
