@@ -7,7 +7,7 @@
 #   make bitstream  the board loopback bitstreams (BOARDS); build/fpga/board/<board>/
 #   make fmax-seeds  mpa_tx_w8 and mpa_rx_w8 at 156.25 MHz (10 GbE), nextpnr seeds 1 to 3:
 #                   every seed's Fmax and the spread in build/fmax-seeds/seeds.log, the worst
-#                   seed's record in build/fmax-seeds/report.md (8 minutes of place and route)
+#                   seed's record in build/fmax-seeds/report.md (about 8 minutes)
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
 #   make test-long  10^5 segments in any order per width (8, 64) through rnic_rx on
@@ -101,8 +101,8 @@ check-floors:
 	done
 
 # The line-rate measurement (issue 15's criterion): each top synthesized once and placed at
-# seeds 1 to 3 against 156.25 MHz; one seed moves Fmax by 10 to 20 %, so a change is judged on
-# the three. Reports, does not fail below the target (no top reaches it yet).
+# seeds 1 to 3 against 156.25 MHz; one netlist's Fmax moved by up to 18 % between seeds
+# (mpa_tx_w8, stop 46), so a change is judged on the three. Reports, does not fail below the target (no top reaches it yet).
 SEED_TOPS := mpa_tx mpa_rx
 SEEDS := 1,2,3
 fmax-seeds: deps build

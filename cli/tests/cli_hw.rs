@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{rnic, text};
+use common::{rnic, rnic_in, text};
 
 /// The 48 octets RFC 5044 Figure 5's CRC covers, in hex.
 fn figure5_covered() -> String {
@@ -260,13 +260,7 @@ fn bitstream_names_the_boards_when_given_an_unknown_one() {
 fn synth_over_seeds_reports_the_spread_and_checks_the_floor_at_the_worst_seed() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = format!("build/test-synth-seeds-{}", std::process::id());
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_rnic"))
-            .current_dir(&root)
-            .args(args)
-            .output()
-            .expect("rnic runs")
-    };
+    let run = |args: &[&str]| rnic_in(&root, args, "");
     let o = run(&["export", "--width", "4", "--out", &format!("{dir}/verilog")]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = run(&[

@@ -6,7 +6,13 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `rnic args` with `stdin` on its standard input.
 pub fn rnic(args: &[&str], stdin: &str) -> Output {
+    rnic_in(std::path::Path::new("."), args, stdin)
+}
+
+/// Runs `rnic args` in the directory `dir` with `stdin` on its standard input.
+pub fn rnic_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rnic"))
+        .current_dir(dir)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
