@@ -60,7 +60,8 @@
 //! tail, else k + 1; one FPDU per segment at 64 octets runs at 0.995 beats per cycle or more at
 //! every W (measured, README; the `mpa_rx` rate test asserts 0.98). Several FPDUs in one beat
 //! take one cycle each (a fragment per cycle). The error packet of a ULPDU_Length above the
-//! limit leaves one cycle after its header cycle.
+//! limit leaves one cycle after its header cycle; a code-1 packet (the stream ended inside an
+//! FPDU) one cycle after the cycle that saw the stream's last beat exhausted.
 //!
 //! ### Timing
 //! The Markers setting in use is a register (no selection before the Marker decisions), and
@@ -154,6 +155,11 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     bad_len: DFF<Bit>,
     // The sideband of that error packet (set at every header cycle).
     err2_r: DFF<Bits<RX_FPDU_USER>>,
+    // The stream ended inside an FPDU (or lost octets of a word): its code-1 error packet goes
+    // out next, from registers (sideband in err1_r, loaded every cycle until then), so that
+    // the end decision does not select the output queue's payload.
+    end_err: DFF<Bit>,
+    err1_r: DFF<Bits<RX_FPDU_USER>>,
     rem: DFF<Bits<16>>,
     // rem > to_mk: the Marker at to_mk comes before the FPDU's end (kept beside rem and to_mk,
     // so no comparison precedes the decision).
@@ -270,6 +276,21 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     err2_user: Signal<Local, Bits<RX_FPDU_USER>>,
     err1_user: Signal<Local, Bits<RX_FPDU_USER>>,
     words_used: Signal<Local, Bits<7>>,
+    // The state after each choice of fragment length (see the state update).
+    u_avail: Signal<Local, Bit>,
+    u_e0: Signal<Local, Bit>,
+    u_e1: Signal<Local, Bit>,
+    u_one: Signal<Local, Bit>,
+    s_avail: Signal<Local, Bits<6>>,
+    s_one: Signal<Local, Bits<6>>,
+    tm_avail: Signal<Local, Bits<7>>,
+    tm_e0: Signal<Local, Bits<7>>,
+    tm_e1: Signal<Local, Bits<7>>,
+    tm_one: Signal<Local, Bits<7>>,
+    av_e0: Signal<Local, Bits<6>>,
+    av_e1: Signal<Local, Bits<6>>,
+    av_one: Signal<Local, Bits<6>>,
+    av_step: Signal<Local, Bits<6>>,
     seq_now: Signal<Local, Bits<32>>,
     pos: Signal<Local, Bits<32>>,
     // The next FPDU's header read in the cycle its predecessor's last fragment is taken.
@@ -334,6 +355,8 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             dead: Default::default(),
             bad_len: Default::default(),
             err2_r: Default::default(),
+            end_err: Default::default(),
+            err1_r: Default::default(),
             rem: Default::default(),
             mk_before_end: Default::default(),
             hdr_mbe: Default::default(),
@@ -436,6 +459,20 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             err2_user: Default::default(),
             err1_user: Default::default(),
             words_used: Default::default(),
+            u_avail: Default::default(),
+            u_e0: Default::default(),
+            u_e1: Default::default(),
+            u_one: Default::default(),
+            s_avail: Default::default(),
+            s_one: Default::default(),
+            tm_avail: Default::default(),
+            tm_e0: Default::default(),
+            tm_e1: Default::default(),
+            tm_one: Default::default(),
+            av_e0: Default::default(),
+            av_e1: Default::default(),
+            av_one: Default::default(),
+            av_step: Default::default(),
             seq_now: Default::default(),
             pos: Default::default(),
             ch_e0: Default::default(),
@@ -490,6 +527,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             dead,
             bad_len,
             err2_r,
+            end_err,
+            err1_r,
             rem,
             mk_before_end,
             mk_on,
@@ -509,7 +548,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.busy.next = self.head.m_axis.valid.val()
             | self.out.m_axis.valid.val()
             | self.closing.q.val()
-            | self.bad_len.q.val();
+            | self.bad_len.q.val()
+            | self.end_err.q.val();
         self.out.clock.next = self.clock.val();
         self.out.rst.next = self.rst.val();
         self.m_axis.data.next = self.out.m_axis.data.val();
@@ -662,11 +702,13 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.eq_one.next = self.t_one.val() == self.c_words7.val();
         // While an FPDU's tail leaves (closing: the next FPDU was chained, c is 0), that FPDU's
         // first fragment is taken when it puts out nothing (it neither ends the FPDU nor fills
-        // the beat); else it waits a cycle.
+        // the beat; with c = 0 the beat is filled exactly when avail is a whole beat, a test of
+        // the register alone, not of c + avail); else it waits a cycle.
         self.t_frag.next = self.go.val()
             & self.in_body.q.val()
             & (self.avail.val() != 0)
-            & (!self.closing.q.val() | (!self.ends.val() & !self.eq_avail.val()));
+            & (!self.closing.q.val()
+                | (!self.ends.val() & (self.avail.val() != self.c_words.val())));
         self.m_avail.next = 0.into();
         self.m_end0.next = 0.into();
         self.m_one.next = 0.into();
@@ -822,14 +864,24 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
                 self.bad_len.d.next = false;
             }
         }
-        // The stream ends: inside an FPDU (its words so far, then the error), or with octets of
-        // an incomplete word lost (a null error packet).
-        if self.t_end.val() & self.h_fin.val() & (self.open_fpdu.val() | self.h_lost.val()) {
-            self.out.s_axis.valid.next = true;
+        // The stream ended: inside an FPDU (its words so far, held in acc with c kept, then
+        // the error), or with octets of an incomplete word lost (a null error packet). The
+        // packet leaves in the cycle after the end was seen (end_err), from registers.
+        self.err1_r.d.next = self.err1_user.val();
+        self.end_err.d.next = self.end_err.q.val();
+        if self.end_err.q.val() {
+            self.err1_r.d.next = self.err1_r.q.val();
+            self.out.s_axis.valid.next = self.out.s_axis.ready.val();
             self.out.s_axis.data.next = self.acc.val();
-            self.out.s_axis.user.next = self.err1_user.val();
+            self.out.s_axis.user.next = self.err1_r.q.val();
             self.out.s_axis.last.next = true;
             self.o_keep.next = self.m_c.val();
+            if self.out.s_axis.ready.val() {
+                self.end_err.d.next = false;
+            }
+        }
+        if self.t_end.val() & self.h_fin.val() & (self.open_fpdu.val() | self.h_lost.val()) {
+            self.end_err.d.next = true;
         }
         self.out.s_axis.keep.next = self.o_keep.val();
 
@@ -860,8 +912,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.t_end.val() {
             self.pop.next = true;
             if self.h_fin.val() {
+                // c stays: a code-1 packet's words are acc[0..c) (end_err, next cycle).
                 self.dead.d.next = true;
-                self.c_next.next = 0.into();
             }
         }
         if self.t_hdr.val() {
@@ -1047,12 +1099,49 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             }
         }
         self.c.d.next = self.c_next.val();
+        // s, to_mk and avail step by the words taken. Each register's value after each choice
+        // of fragment length (the beat's rest, the FPDU's end without or with a Marker, the
+        // leading Marker alone) is summed from registers beside the decision, which only
+        // selects one (no adder after it).
+        self.u_avail.next = self.t_frag.val() & !self.ends.val();
+        self.u_e0.next = self.t_frag.val() & self.ends.val() & !self.inc.val();
+        self.u_e1.next = self.t_frag.val() & self.ends.val() & self.inc.val();
+        self.u_one.next = self.t_lfrag.val();
+        self.s_avail.next = self.s.q.val() + self.avail.val();
+        self.s_one.next = self.s.q.val() + 1;
+        self.tm_avail.next = self.to_mk.q.val() - bit_cast::<7, 6>(self.avail.val());
+        self.tm_e0.next = self.to_mk.q.val() - bit_cast::<7, 6>(self.rem6.val());
+        self.tm_e1.next = self.to_mk.q.val() - bit_cast::<7, 6>(self.rem6.val()) - 1;
+        self.tm_one.next = self.to_mk.q.val() - 1;
+        self.av_e0.next = self.avail.val() - self.rem6.val();
+        self.av_e1.next = self.avail.val() - self.rem6.val() - 1;
+        self.av_one.next = self.avail.val() - 1;
+        self.s.d.next = self.s.q.val();
+        self.to_mk.d.next = self.to_mk.q.val();
+        self.av_step.next = self.avail.val();
+        if self.u_avail.val() {
+            self.s.d.next = self.s_avail.val();
+            self.to_mk.d.next = self.tm_avail.val();
+            self.av_step.next = 0.into();
+        }
+        if self.u_e0.val() {
+            self.s.d.next = self.ch_e0.val();
+            self.to_mk.d.next = self.tm_e0.val();
+            self.av_step.next = self.av_e0.val();
+        }
+        if self.u_e1.val() {
+            self.s.d.next = self.ch_e1.val();
+            self.to_mk.d.next = self.tm_e1.val();
+            self.av_step.next = self.av_e1.val();
+        }
+        if self.u_one.val() {
+            self.s.d.next = self.s_one.val();
+            self.to_mk.d.next = self.tm_one.val();
+            self.av_step.next = self.av_one.val();
+        }
         if self.pop.val() {
             self.s.d.next = 0.into();
-        } else {
-            self.s.d.next = self.s.q.val() + bit_cast::<6, 7>(self.words_used.val());
         }
-        self.to_mk.d.next = self.to_mk.q.val() - self.words_used.val();
         // to_mk + s, which changes only when a new head beat comes (s then goes to 0).
         self.to_mk0.d.next = self.to_mk0.q.val();
         if self.pop.val() {
@@ -1084,7 +1173,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.pop.val() | !self.h_v.val() {
             self.avail_r.d.next = self.n_next.val();
         } else {
-            self.avail_r.d.next = self.avail_r.q.val() - bit_cast::<6, 7>(self.words_used.val());
+            self.avail_r.d.next = self.av_step.val();
         }
         // The Markers setting is held while an FPDU is open (the next cycle's state).
         self.open_next.next = (self.open_fpdu.val() & !(self.t_frag.val() & self.ends.val()))
@@ -1110,6 +1199,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.lead_done.d.next = false;
             self.dead.d.next = false;
             self.bad_len.d.next = false;
+            self.end_err.d.next = false;
             self.c.d.next = 0.into();
             self.closing.d.next = false;
             self.rot_amt.d.next = 0.into();
