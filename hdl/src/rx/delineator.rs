@@ -132,6 +132,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     // precedes the decisions), and the word count of the beat in the head slice's second
     // entry (a copy of what the slice holds, loaded whenever that entry is free).
     avail_r: DFF<Bits<6>>,
+    // avail as a thermometer (bit j: avail > j), kept beside avail_r, so the decisions compare
+    // rem and to_mk with it through equality tests on constants, not carry chains.
+    av_gt: Vec<DFF<Bit>>,
     skid_n: DFF<Bits<6>>,
     // Each lane's header candidate (P = (L + 9) / 4 of the lane's first two octets, and
     // whether L is within the limit), worked out from the input beat and kept beside it in
@@ -210,6 +213,11 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     h_lost: Signal<Local, Bit>,
     h_v: Signal<Local, Bit>,
     avail: Signal<Local, Bits<6>>,
+    // avail == j for j = 0..=words (from av_gt), rem6 == j, and avail > 1.
+    av_eq: Vec<Signal<Local, Bit>>,
+    rem_is: Vec<Signal<Local, Bit>>,
+    av_gt1: Signal<Local, Bit>,
+    av_full: Signal<Local, Bit>,
     markers: Signal<Local, Bit>,
     lead: Signal<Local, Bit>,
     p_s: Signal<Local, Bits<16>>,
@@ -343,6 +351,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             seq: Default::default(),
             wu_r: Default::default(),
             avail_r: Default::default(),
+            av_gt: (0..words).map(|_| Default::default()).collect(),
             skid_n: Default::default(),
             hd_mp: (0..words).map(|_| Default::default()).collect(),
             hd_mok: (0..words).map(|_| Default::default()).collect(),
@@ -395,6 +404,10 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             h_lost: Default::default(),
             h_v: Default::default(),
             avail: Default::default(),
+            av_eq: (0..=words).map(|_| Default::default()).collect(),
+            rem_is: (0..=words).map(|_| Default::default()).collect(),
+            av_gt1: Default::default(),
+            av_full: Default::default(),
             markers: Default::default(),
             lead: Default::default(),
             p_s: Default::default(),
@@ -604,6 +617,18 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.h_lost.next = self.head.m_axis.user.val().get_value_rx_word_lost();
         // Words of the head beat not yet taken.
         self.avail.next = self.avail_r.q.val();
+        // avail == j from the thermometer: bit j - 1 set, bit j clear.
+        self.av_eq[0].next = true;
+        for j in 0..(W / 4) {
+            self.av_gt[j].clock.next = self.clock.val();
+            self.av_eq[j].next = self.av_eq[j].val() & !self.av_gt[j].q.val();
+            self.av_eq[j + 1].next = self.av_gt[j].q.val();
+        }
+        self.av_gt1.next = !self.av_eq[0].val() & !self.av_eq[1].val();
+        self.av_full.next = false;
+        for j in (W / 4 - 1)..(W / 4) {
+            self.av_full.next = self.av_gt[j].q.val();
+        }
         // A register: the open FPDU's setting, or cfg_markers one cycle late (the setting is
         // sampled when an FPDU opens).
         self.markers.next = self.mk_on.q.val();
@@ -632,7 +657,10 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         if self.lead.val() {
             self.hdr_p.next = self.p_s1.val();
         }
-        self.hdr_in.next = self.avail.val() > bit_cast::<6, 1>(self.lead.val().into());
+        self.hdr_in.next = !self.av_eq[0].val();
+        if self.lead.val() {
+            self.hdr_in.next = self.av_gt1.val();
+        }
         // What this cycle does with the head beat (at most one thing; nothing unless the output
         // can take a beat, so the gearbox's rotation and emissions stay in step):
         // - t_end: the beat is exhausted (or a null beat): FIN decides the stream's end;
@@ -642,21 +670,21 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // - t_frag: in the FPDU's body: take words up to the FPDU's end or the beat's end.
         self.go.next = self.h_v.val() & !self.dead.q.val() & self.out.s_axis.ready.val();
         self.open_fpdu.next = self.in_body.q.val() | self.lead_done.q.val();
-        self.t_end.next = self.go.val() & (self.avail.val() == 0) & !self.closing.q.val();
+        self.t_end.next = self.go.val() & self.av_eq[0].val() & !self.closing.q.val();
         self.t_hdr.next =
-            self.go.val() & !self.in_body.q.val() & (self.avail.val() != 0) & self.hdr_in.val();
+            self.go.val() & !self.in_body.q.val() & !self.av_eq[0].val() & self.hdr_in.val();
         self.t_lprep.next = self.go.val()
             & !self.in_body.q.val()
             & !self.lead_done.q.val()
             & self.lead.val()
-            & (self.avail.val() != 0)
+            & !self.av_eq[0].val()
             & !self.hdr_in.val()
             & !self.lead_prep.q.val();
         self.t_lfrag.next = self.go.val()
             & !self.in_body.q.val()
             & !self.lead_done.q.val()
             & self.lead.val()
-            & (self.avail.val() != 0)
+            & !self.av_eq[0].val()
             & !self.hdr_in.val()
             & self.lead_prep.q.val()
             & !self.closing.q.val();
@@ -668,8 +696,12 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         // In the body: the FPDU ends rem + inc words after lane s; a Marker at to_mk is inside
         // the FPDU when it comes before the last body word.
-        self.mk_in.next =
-            self.markers.val() & (self.to_mk.q.val() < bit_cast::<7, 6>(self.avail.val()));
+        self.mk_in.next = false;
+        for j in 0..(W / 4) {
+            if self.to_mk.q.val() == self.c_lane7[j].val() {
+                self.mk_in.next = self.markers.val() & self.av_gt[j].q.val();
+            }
+        }
         // inc: the Marker at to_mk (< 128) comes before the FPDU's end, rem words away.
         self.inc.next = self.markers.val() & self.mk_before_end.q.val();
         // The FPDU ends in this beat when rem + inc <= avail: rem < avail with a Marker inside,
@@ -677,8 +709,24 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // avail <= 16, so only a rem below 32 can compare: 6-bit comparisons.
         self.rem6.next = bit_cast::<6, 16>(self.rem.q.val() & 0x3F);
         self.rem_small.next = (self.rem.q.val() >> 5) == 0;
-        self.rem_lt.next = self.rem_small.val() & (self.rem6.val() < self.avail.val());
-        self.rem_eq.next = self.rem_small.val() & (self.rem6.val() == self.avail.val());
+        // rem6 == j for j = 0..=words, tested against constants; then rem < avail, rem ==
+        // avail and rem + 1 == avail read off the thermometer.
+        for j in 0..(W / 4) {
+            self.rem_is[j].next = self.rem6.val() == self.c_lane[j].val();
+            self.rem_is[j + 1].next = self.rem6.val() == self.c_words.val();
+        }
+        self.rem_lt.next = false;
+        self.rem_eq.next = self.rem_small.val() & self.rem_is[0].val() & self.av_eq[0].val();
+        self.rem_p1_eq.next = false;
+        for j in 0..(W / 4) {
+            if self.rem_is[j].val() {
+                self.rem_lt.next = self.rem_small.val() & self.av_gt[j].q.val();
+                self.rem_p1_eq.next = self.rem_small.val() & self.av_eq[j + 1].val();
+            }
+            if self.rem_is[j + 1].val() {
+                self.rem_eq.next = self.rem_small.val() & self.av_eq[j + 1].val();
+            }
+        }
         self.ends.next = self.rem_lt.val() | (!self.inc.val() & self.rem_eq.val());
         // The fragment's words k: to the FPDU's end (rem + inc, at most avail), to the beat's
         // end, or the leading Marker alone; c + k for each choice is summed beside the choice
@@ -706,9 +754,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // the register alone, not of c + avail); else it waits a cycle.
         self.t_frag.next = self.go.val()
             & self.in_body.q.val()
-            & (self.avail.val() != 0)
-            & (!self.closing.q.val()
-                | (!self.ends.val() & (self.avail.val() != self.c_words.val())));
+            & !self.av_eq[0].val()
+            & (!self.closing.q.val() | (!self.ends.val() & !self.av_full.val()));
         self.m_avail.next = 0.into();
         self.m_end0.next = 0.into();
         self.m_one.next = 0.into();
@@ -773,13 +820,12 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         // k == avail (the fragment runs to the beat's end), decided without k: always when the
         // FPDU does not end here, else when rem + inc == avail.
-        self.rem_p1_eq.next = self.rem_small.val() & ((self.rem6.val() + 1) == self.avail.val());
         self.k_all.next = !self.ends.val() | self.rem_eq.val();
         if self.ends.val() & self.inc.val() {
             self.k_all.next = self.rem_p1_eq.val();
         }
         if self.t_lfrag.val() {
-            self.k_all.next = self.avail.val() == 1;
+            self.k_all.next = self.av_eq[1].val();
         }
         self.take.next = self.t_frag.val() | self.t_lfrag.val();
         self.f_last.next = self.t_frag.val() & self.ends.val();
@@ -1174,6 +1220,25 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.avail_r.d.next = self.n_next.val();
         } else {
             self.avail_r.d.next = self.av_step.val();
+        }
+        // The thermometer of the same value, each choice's worked out beside it.
+        for j in 0..(W / 4) {
+            self.av_gt[j].d.next = self.av_gt[j].q.val();
+            if self.u_avail.val() {
+                self.av_gt[j].d.next = false;
+            }
+            if self.u_e0.val() {
+                self.av_gt[j].d.next = self.av_e0.val() > self.c_lane[j].val();
+            }
+            if self.u_e1.val() {
+                self.av_gt[j].d.next = self.av_e1.val() > self.c_lane[j].val();
+            }
+            if self.u_one.val() {
+                self.av_gt[j].d.next = self.av_one.val() > self.c_lane[j].val();
+            }
+            if self.pop.val() | !self.h_v.val() {
+                self.av_gt[j].d.next = self.n_next.val() > self.c_lane[j].val();
+            }
         }
         // The Markers setting is held while an FPDU is open (the next cycle's state).
         self.open_next.next = (self.open_fpdu.val() & !(self.t_frag.val() & self.ends.val()))

@@ -537,11 +537,14 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         if !self.flush.q.val() & self.full.val() {
             self.acc_next.next = self.gb.rot.val();
         }
-        if (self.flush.q.val() & self.emit.val()) | self.use_beat.val() {
+        // The enables of acc and a: a flush that goes out (emit is then the output's ready, a
+        // register, and is written as that here so that the enables do not share emit's logic
+        // for a used beat, which waits for `full`), or a used beat.
+        if (self.flush.q.val() & self.out.s_axis.ready.val()) | self.use_beat.val() {
             self.acc.d.next = self.acc_next.val();
         }
         if self.flush.q.val() {
-            if self.emit.val() {
+            if self.out.s_axis.ready.val() {
                 self.flush.d.next = false;
                 self.a.d.next = self.a.q.val() & 3;
                 if self.flush_fin.q.val() {
