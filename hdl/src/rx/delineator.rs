@@ -44,9 +44,11 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! From a word's input handshake to its output handshake when nothing waits: two cycles
-//! (input register, fragment cycle into the output queue), three for the first word of an FPDU
-//! that needs a header cycle or waits behind its predecessor's tail, and for a tail's words.
+//! From a word's input handshake to its output handshake when nothing waits: three cycles
+//! (the input slice, whose copies of each lane's header candidate keep the input's adders and
+//! comparisons out of the decisions; the head slice; the fragment cycle into the output queue),
+//! four for the first word of an FPDU that needs a header cycle or waits behind its
+//! predecessor's tail, and for a tail's words.
 //! One fragment per cycle. An FPDU's header is read in the
 //! cycle its predecessor's last fragment is taken ("chained": no cycle of its own) when the
 //! header is in the head beat or in lane 0 of the next one (the head slice's second entry or
@@ -113,6 +115,18 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, RX_FPDU_USER>,
     /// A beat taken is still inside (see the module documentation).
     pub busy: Signal<Out, Bit>,
+    // The input register slice: the beat and, in copies beside its two entries, each lane's
+    // header candidate worked out as the beat came in, so that only registers feed the head
+    // stage's decisions (`pm_*` the main entry's, `ps_*` the second entry's).
+    pre: StreamSkid<W, B, RX_WORD_USER>,
+    pm_n: DFF<Bits<6>>,
+    pm_len0: DFF<Bits<16>>,
+    pm_p: Vec<DFF<Bits<16>>>,
+    pm_ok: Vec<DFF<Bit>>,
+    ps_n: DFF<Bits<6>>,
+    ps_len0: DFF<Bits<16>>,
+    ps_p: Vec<DFF<Bits<16>>>,
+    ps_ok: Vec<DFF<Bit>>,
     head: StreamSkid<W, B, RX_WORD_USER>,
     out: StreamOutQ<W, B, RX_FPDU_USER>,
     // Where the stream is: the head beat's next word (lane s), words from it to the next Marker
@@ -200,10 +214,16 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     c_words7m1: Constant<Bits<7>>,
     // words + j for lane j (the tail masks).
     c_tail7: Vec<Constant<Bits<7>>>,
-    // Input stage.
+    // Input stage: the input beat's candidates (r_*), and the input slice's main entry's
+    // (i_*, the beat offered to the head slice).
+    r_n: Signal<Local, Bits<6>>,
+    r_hw: Vec<Signal<Local, Bits<16>>>,
+    r_len: Vec<Signal<Local, Bits<16>>>,
+    r_p: Vec<Signal<Local, Bits<16>>>,
+    r_ok: Vec<Signal<Local, Bit>>,
+    pre_load: Signal<Local, Bit>,
     i_n: Signal<Local, Bits<6>>,
-    i_hw: Vec<Signal<Local, Bits<16>>>,
-    i_len: Vec<Signal<Local, Bits<16>>>,
+    i_len0: Signal<Local, Bits<16>>,
     i_p: Vec<Signal<Local, Bits<16>>>,
     i_ok: Vec<Signal<Local, Bit>>,
     hd_load: Signal<Local, Bit>,
@@ -341,6 +361,15 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             busy: Default::default(),
+            pre: StreamSkid::loading_while_empty(),
+            pm_n: Default::default(),
+            pm_len0: Default::default(),
+            pm_p: (0..words).map(|_| Default::default()).collect(),
+            pm_ok: (0..words).map(|_| Default::default()).collect(),
+            ps_n: Default::default(),
+            ps_len0: Default::default(),
+            ps_p: (0..words).map(|_| Default::default()).collect(),
+            ps_ok: (0..words).map(|_| Default::default()).collect(),
             head: StreamSkid::new(),
             out: StreamOutQ::new(),
             s: Default::default(),
@@ -393,9 +422,14 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             c_words7: Constant::new((words as u64).into()),
             c_words7m1: Constant::new(((words - 1) as u64).into()),
             c_tail7: (0..words).map(|k| Constant::new(((words + k) as u64).into())).collect(),
+            r_n: Default::default(),
+            r_hw: (0..words).map(|_| Default::default()).collect(),
+            r_len: (0..words).map(|_| Default::default()).collect(),
+            r_p: (0..words).map(|_| Default::default()).collect(),
+            r_ok: (0..words).map(|_| Default::default()).collect(),
+            pre_load: Default::default(),
             i_n: Default::default(),
-            i_hw: (0..words).map(|_| Default::default()).collect(),
-            i_len: (0..words).map(|_| Default::default()).collect(),
+            i_len0: Default::default(),
             i_p: (0..words).map(|_| Default::default()).collect(),
             i_ok: (0..words).map(|_| Default::default()).collect(),
             hd_load: Default::default(),
@@ -558,7 +592,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
-        self.busy.next = self.head.m_axis.valid.val()
+        self.busy.next = self.pre.m_axis.valid.val()
+            | self.head.m_axis.valid.val()
             | self.out.m_axis.valid.val()
             | self.closing.q.val()
             | self.bad_len.q.val()
@@ -574,29 +609,87 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
 
         // ---- Input stage: the beat, its word count, each lane's header candidate. ----
         self.kw.keep.next = self.s_axis.keep.val();
-        self.i_n.next = self.kw.words.val();
+        self.r_n.next = self.kw.words.val();
         for j in 0..(W / 4) {
             // ULPDU_Length if an FPDU starts at lane j: big-endian, octet 4j the high octet.
-            self.i_hw[j].next = self.s_axis.data.val().get_bits::<16>(j * 32);
-            self.i_len[j].next =
-                ((self.i_hw[j].val() & 0xFF) << 8) | ((self.i_hw[j].val() >> 8) & 0xFF);
-            self.i_p[j].next = (self.i_len[j].val() + 9) >> 2;
-            self.i_ok[j].next = (self.i_len[j].val() <= self.cfg_max_ulpdu.val())
-                & (self.i_len[j].val() <= self.c_ulpdu_max.val());
+            self.r_hw[j].next = self.s_axis.data.val().get_bits::<16>(j * 32);
+            self.r_len[j].next =
+                ((self.r_hw[j].val() & 0xFF) << 8) | ((self.r_hw[j].val() >> 8) & 0xFF);
+            self.r_p[j].next = (self.r_len[j].val() + 9) >> 2;
+            self.r_ok[j].next = (self.r_len[j].val() <= self.cfg_max_ulpdu.val())
+                & (self.r_len[j].val() <= self.c_ulpdu_max.val());
         }
-        self.head.s_axis.data.next = self.s_axis.data.val();
-        self.head.s_axis.keep.next = self.s_axis.keep.val();
-        self.head.s_axis.user.next = self.s_axis.user.val();
-        self.head.s_axis.last.next = self.s_axis.last.val();
-        self.head.s_axis.valid.next = self.s_axis.valid.val();
-        self.s_axis.ready.next = self.head.s_axis.ready.val();
+        // The input slice, and its entries' copies of the candidates (loaded as the slice
+        // loads: the second entry whenever it is empty, the main entry when it is free or
+        // taken, from the second entry if that is full, else from the input).
+        self.pre.clock.next = self.clock.val();
+        self.pre.rst.next = self.rst.val();
+        self.pre.s_axis.data.next = self.s_axis.data.val();
+        self.pre.s_axis.keep.next = self.s_axis.keep.val();
+        self.pre.s_axis.user.next = self.s_axis.user.val();
+        self.pre.s_axis.last.next = self.s_axis.last.val();
+        self.pre.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.pre.s_axis.ready.val();
+        self.pm_n.clock.next = self.clock.val();
+        self.pm_len0.clock.next = self.clock.val();
+        self.ps_n.clock.next = self.clock.val();
+        self.ps_len0.clock.next = self.clock.val();
+        self.ps_n.d.next = self.ps_n.q.val();
+        self.ps_len0.d.next = self.ps_len0.q.val();
+        if self.pre.s_axis.ready.val() {
+            self.ps_n.d.next = self.r_n.val();
+            self.ps_len0.d.next = self.r_len[0].val();
+        }
+        self.pre_load.next = self.pre.m_axis.ready.val() | !self.pre.m_axis.valid.val();
+        self.pm_n.d.next = self.pm_n.q.val();
+        self.pm_len0.d.next = self.pm_len0.q.val();
+        if self.pre_load.val() {
+            self.pm_n.d.next = self.r_n.val();
+            self.pm_len0.d.next = self.r_len[0].val();
+            if !self.pre.s_axis.ready.val() {
+                self.pm_n.d.next = self.ps_n.q.val();
+                self.pm_len0.d.next = self.ps_len0.q.val();
+            }
+        }
+        self.i_n.next = self.pm_n.q.val();
+        self.i_len0.next = self.pm_len0.q.val();
+        for j in 0..(W / 4) {
+            self.pm_p[j].clock.next = self.clock.val();
+            self.pm_ok[j].clock.next = self.clock.val();
+            self.ps_p[j].clock.next = self.clock.val();
+            self.ps_ok[j].clock.next = self.clock.val();
+            self.ps_p[j].d.next = self.ps_p[j].q.val();
+            self.ps_ok[j].d.next = self.ps_ok[j].q.val();
+            if self.pre.s_axis.ready.val() {
+                self.ps_p[j].d.next = self.r_p[j].val();
+                self.ps_ok[j].d.next = self.r_ok[j].val();
+            }
+            self.pm_p[j].d.next = self.pm_p[j].q.val();
+            self.pm_ok[j].d.next = self.pm_ok[j].q.val();
+            if self.pre_load.val() {
+                self.pm_p[j].d.next = self.r_p[j].val();
+                self.pm_ok[j].d.next = self.r_ok[j].val();
+                if !self.pre.s_axis.ready.val() {
+                    self.pm_p[j].d.next = self.ps_p[j].q.val();
+                    self.pm_ok[j].d.next = self.ps_ok[j].q.val();
+                }
+            }
+            self.i_p[j].next = self.pm_p[j].q.val();
+            self.i_ok[j].next = self.pm_ok[j].q.val();
+        }
+        self.head.s_axis.data.next = self.pre.m_axis.data.val();
+        self.head.s_axis.keep.next = self.pre.m_axis.keep.val();
+        self.head.s_axis.user.next = self.pre.m_axis.user.val();
+        self.head.s_axis.last.next = self.pre.m_axis.last.val();
+        self.head.s_axis.valid.next = self.pre.m_axis.valid.val();
+        self.pre.m_axis.ready.next = self.head.s_axis.ready.val();
         // The candidates follow their beats through the head slice (each entry's copy loads as
         // the entry does: the main entry when it is free or taken, from the second entry if
         // that is full, else from the input; the second entry whenever it is empty).
         self.hd_slen0.clock.next = self.clock.val();
         self.hd_slen0.d.next = self.hd_slen0.q.val();
         if self.head.s_axis.ready.val() {
-            self.hd_slen0.d.next = self.i_len[0].val();
+            self.hd_slen0.d.next = self.i_len0.val();
         }
         for j in 0..(W / 4) {
             self.hd_mp[j].clock.next = self.clock.val();
@@ -1084,7 +1177,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // L itself against a register (te_m2 = T - 2), no adder after the beat's octets.
         self.ch_len_nb.next = self.hd_slen0.q.val();
         if self.head.s_axis.ready.val() {
-            self.ch_len_nb.next = self.i_len[0].val();
+            self.ch_len_nb.next = self.i_len0.val();
         }
         self.ch_q2_nb.next = ((self.ch_len_nb.val() >> 2) << 1)
             | bit_cast::<16, 1>(((self.ch_len_nb.val() & 3) == 3).into());
@@ -1100,7 +1193,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.ch_good_nb.next = self.ch_ok_nb.val()
             & !(self.cfg_markers.val() & (self.te.q.val() == 0))
             & !self.h_fin.val()
-            & (!self.head.s_axis.ready.val() | self.s_axis.valid.val())
+            & (!self.head.s_axis.ready.val() | self.pre.m_axis.valid.val())
             & (self.n_next.val() != 0);
         self.ch_at_end.next = self.rem_eq.val();
         if self.inc.val() {
