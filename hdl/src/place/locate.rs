@@ -86,7 +86,7 @@
 //! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. With header
 //! alignment, the alignment try and the wait for its verdict come first. Pass 2: per try, one
 //! cycle to choose, the request, the read at one beat per cycle (as the reader delivers), the
-//! path's latency (`mpa_rx`'s, 22 to 31 cycles measured with its release buffer, less that
+//! path's latency (`mpa_rx`'s, 23 to 32 cycles measured with its release buffer, less that
 //! buffer's 3) and one or two cycles to finish; two cycles to take a Marker candidate (its
 //! read from the LutRam is registered before the choice; the first after a chain start waits
 //! one cycle more), one for the chain start. Not measured on this block.
