@@ -41,7 +41,7 @@
 //! an FPDU boundary costs no cycle when the next header is read beside the last fragment: 0.998
 //! to 1.000 segment beats per cycle with 1448-octet ULPDUs and 0.995 to 0.999 with 64-octet
 //! ones, one FPDU per segment; FPDUs do not share an internal beat, so sixteen 64-octet FPDUs
-//! per segment run at 0.999 (W = 4) down to 0.564 (W = 64) (`make bench`).
+//! per segment run at 0.999 (W = 4) down to 0.570 (W = 64) (`make bench`).
 //!
 //! ### Reset
 //! `rst` clears every block and loads the sequence number and marker origin.
