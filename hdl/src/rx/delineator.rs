@@ -151,9 +151,11 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     av_gt: Vec<DFF<Bit>>,
     skid_n: DFF<Bits<6>>,
     // Each lane's header candidate (P = (L + 9) / 4 of the lane's first two octets, and
-    // whether L is within the limit), worked out from the input beat and kept beside it in
-    // the head slice's entries (copies, loaded as the slice loads its beats): `hd_m*` the main
-    // entry's, `hd_s*` the second entry's.
+    // whether L is within the limit), worked out from the input beat, carried by the input
+    // slice's copies (`pm_*`, `ps_*`) and kept beside the beat in the head slice's entries
+    // (copies, loaded as the slice loads its beats): `hd_m*` the main entry's, `hd_s*` the
+    // second entry's. (The two slices' copies follow the same load rule, written twice; a
+    // shared "copy beside a StreamSkid" block would hold it once.)
     hd_mp: Vec<DFF<Bits<16>>>,
     hd_mok: Vec<DFF<Bit>>,
     hd_sp: Vec<DFF<Bits<16>>>,
