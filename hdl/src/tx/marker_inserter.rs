@@ -225,7 +225,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             pre: StreamSkid::loading_while_empty(),
             mid: StreamSkid::loading_while_empty(),
             head: StreamSkid::loading_while_empty(),
-            out: StreamOutQ::new(),
+            out: StreamOutQ::with_registered_ready(),
             tb: Default::default(),
             tb_in: Default::default(),
             qw: Default::default(),
