@@ -52,7 +52,7 @@ use rust_hdl::prelude::*;
 crate::sideband::sideband! {
     /// Sideband of the registered input beat (inside the block): the ULPDU's fields and what the
     /// core needs of a first beat, worked out before the register.
-    PreUser, prefix pre, bits 71, {
+    PreUser, prefix pre, bits 135, {
         /// ULPDU_Length L (as on `s_axis`).
         len: Bits<16> = 0,
         /// Push (as on `s_axis`).
@@ -67,12 +67,18 @@ crate::sideband::sideband! {
         fourp_le_w: Bit = 42,
         /// 4P <= 2W.
         fourp_le_2w: Bit = 43,
+        /// L > 2W (more than W octets remain after a full first beat: vmx's first value).
+        l_gt_2w: Bit = 44,
+        /// L >= 128 + W (ulen_big's first value).
+        l_big: Bit = 45,
         /// L > kc.
         l_gt_kc: Bit = 52,
         /// L < kc.
         l_lt_kc: Bit = 53,
         /// L - kc.
         l_kc: Bits<17> = 54,
+        /// vmr's first value (bit j: L > W + j), in the low W bits.
+        vm_first: Bits<64> = 71,
     }
 }
 const PRE_USER: usize = PreUser::BITS;
@@ -175,6 +181,7 @@ pub struct TxFramer<const W: usize, const B: usize> {
     i_fourp: Signal<Local, Bits<17>>,
     i_lkc: Signal<Local, Bits<17>>,
     i_user: Signal<Local, Bits<PRE_USER>>,
+    i_vm_first: Signal<Local, Bits<W>>,
     // The registered input beat's fields.
     p_user: Signal<Local, Bits<PRE_USER>>,
     ul_gt_kc: Signal<Local, Bit>,
@@ -200,7 +207,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             err_length: Default::default(),
             err_oversize: Default::default(),
             pre: StreamSkid::loading_while_empty(),
-            out: StreamOutQ::new(),
+            out: StreamOutQ::with_registered_ready(),
             busy: Default::default(),
             drain: Default::default(),
             first_q: Default::default(),
@@ -260,6 +267,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             i_fourp: Default::default(),
             i_lkc: Default::default(),
             i_user: Default::default(),
+            i_vm_first: Default::default(),
             p_user: Default::default(),
             ul_gt_kc: Default::default(),
             ul_lt_kc: Default::default(),
@@ -345,6 +353,19 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             .next
             .set_value_pre_l_lt_kc(self.i_len.val() < bit_cast::<17, 8>(self.i_kc.val()));
         self.i_user.next.set_value_pre_l_kc(self.i_lkc.val());
+        // The first beat's values of vmr, vmx and ulen_big (see the state update), so that no
+        // comparison on ULPDU_Length follows the register.
+        self.i_vm_first.next = 0.into();
+        for j in 0..W {
+            if ((self.i_len.val() >> 7) != 0)
+                | (bit_cast::<8, 17>(self.i_len.val() & 0x7F) >= self.c_cnt_w[j].val())
+            {
+                self.i_vm_first.next = self.i_vm_first.val() | self.c_bit[j].val();
+            }
+        }
+        self.i_user.next.set_value_pre_vm_first(bit_cast::<64, W>(self.i_vm_first.val()));
+        self.i_user.next.set_value_pre_l_gt_2w(self.i_len.val() > self.c_2w.val());
+        self.i_user.next.set_value_pre_l_big(self.i_len.val() >= self.c_big.val());
         self.pre.s_axis.data.next = self.s_axis.data.val();
         // A ULPDU's first beat: its keep is cut to ULPDU_Length octets here (the core's valid
         // octets; later beats are cut by vm_ul), so no shifter sits in the core.
@@ -409,16 +430,12 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         // register, decoded when the beat before was taken. Every beat but a packet's last is
         // full (the stream rules), and after the last the mask is not used (the next beat is a
         // first beat, or the zeros of PAD and CRC), so ulen - kc is ulen - W there: bit j is
-        // ulen > W + j (all of them when ulen >= 128), and for a first beat L > W + j;
-        // constants compared with 7 bits, no subtraction before the register.
-        self.vm_first.next = 0.into();
+        // ulen > W + j (all of them when ulen >= 128), and for a first beat L > W + j (worked
+        // out in the input stage); constants compared with 7 bits, no subtraction before the
+        // register.
+        self.vm_first.next = bit_cast::<W, 64>(self.p_user.val().get_value_pre_vm_first());
         self.vm_later.next = 0.into();
         for j in 0..W {
-            if ((self.len.val() >> 7) != 0)
-                | (bit_cast::<8, 17>(self.len.val() & 0x7F) >= self.c_cnt_w[j].val())
-            {
-                self.vm_first.next = self.vm_first.val() | self.c_bit[j].val();
-            }
             if self.ulen_big.q.val()
                 | (bit_cast::<8, 17>(self.ulen.q.val() & 0x7F) >= self.c_cnt_w[j].val())
             {
@@ -493,12 +510,12 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             // More than W remain after a full beat when more than 2W did before.
             self.vmx.d.next = self.ulen.q.val() > self.c_2w.val();
             if self.first.val() {
-                self.vmx.d.next = self.len.val() > self.c_2w.val();
+                self.vmx.d.next = self.p_user.val().get_value_pre_l_gt_2w();
             }
             // ulen_big as vmr: after a full beat, 128 or more remain when 128 + W did before.
             self.ulen_big.d.next = self.ulen.q.val() >= self.c_big.val();
             if self.first.val() {
-                self.ulen_big.d.next = self.len.val() >= self.c_big.val();
+                self.ulen_big.d.next = self.p_user.val().get_value_pre_l_big();
             }
             if self.ul_gt_kc.val() {
                 self.ulen.d.next = self.ul_kc.val();
@@ -521,10 +538,10 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         }
         // The carried octets follow each input beat of the ULPDU taken and each output beat:
         // (take & !drain) | produce, which reduces to this since busy and drain are never both
-        // set (written out, so that the oversize test is not in the enable's path).
+        // set (written out, so that the oversize test is not in the enable's path; busy &
+        // in_done is the register zero_q).
         if self.out.s_axis.ready.val()
-            & ((self.pre.m_axis.valid.val() & !self.drain.q.val())
-                | (self.busy.q.val() & self.in_done.q.val()))
+            & ((self.pre.m_axis.valid.val() & !self.drain.q.val()) | self.zero_q.q.val())
         {
             self.carry.d.next = bit_cast::<16, 32>(self.carry_src.val());
         }
