@@ -161,6 +161,9 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     f3_cut: DFF<Bits<6>>,
     f3_piece_end: DFF<Bit>,
     f3_phase: DFF<Bit>,
+    // F3 holds a cut beat whose first fragment has not gone (f3_v & f3_split & !f3_phase), as
+    // a register: the F stages' advance (a wide enable) reads it.
+    f3_hold: DFF<Bit>,
     fp_ca: DFF<Bit>,
     fp_over: DFF<Bit>,
     fp_emw: DFF<Bits<16>>,
@@ -209,7 +212,19 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     in_n: Signal<Local, Bits<6>>,
     in_lead: Signal<Local, Bit>,
     in_a1m2: Signal<Local, Bits<16>>,
-    ipos_next: Signal<Local, Bits<7>>,
+    // Per word count k = 0..=W/4: the next position (less 2, mod 128, and sign-extended), and
+    // whether the input beat has k words; the one selected.
+    ipos_k: Vec<Signal<Local, Bits<16>>>,
+    ipos_k16: Vec<Signal<Local, Bits<16>>>,
+    n_is: Vec<Signal<Local, Bit>>,
+    ipos_sel: Signal<Local, Bits<16>>,
+    ipos_zsel: Signal<Local, Bit>,
+    c_k16: Vec<Constant<Bits<16>>>,
+    c_k6: Vec<Constant<Bits<6>>>,
+    // (126 - k) and (127 - k) mod 128, and the test against the first.
+    c_z: Vec<Constant<Bits<16>>>,
+    c_z1: Vec<Constant<Bits<16>>>,
+    ipos_z: Vec<Signal<Local, Bit>>,
     in_p: Signal<Local, Bits<16>>,
     q: Signal<Local, Bits<16>>,
     m_extra: Signal<Local, Bits<16>>,
@@ -240,6 +255,22 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     a_last: Signal<Local, Bit>,
     adjust: Signal<Local, Bit>,
     merge: Signal<Local, Bit>,
+    h_ready: Signal<Local, Bit>,
+    adjust0: Signal<Local, Bit>,
+    rot_none: Signal<Local, Bits<6>>,
+    rot_n: Signal<Local, Bits<6>>,
+    seq_n: Signal<Local, Bits<6>>,
+    room_n: Signal<Local, Bits<6>>,
+    b_end: Signal<Local, Bit>,
+    u_chain: Signal<Local, Bit>,
+    u_aonly: Signal<Local, Bit>,
+    u_mgt: Signal<Local, Bit>,
+    u_mend: Signal<Local, Bit>,
+    u_mhold: Signal<Local, Bit>,
+    u_none: Signal<Local, Bit>,
+    f_full: Signal<Local, Bit>,
+    f_close: Signal<Local, Bit>,
+    f_pend: Signal<Local, Bit>,
     chain: Signal<Local, Bit>,
     total: Signal<Local, Bits<6>>,
     k_gt: Signal<Local, Bit>,
@@ -276,7 +307,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             m_axis: StreamSource::new(),
             oversize: Default::default(),
             head: StreamSkid::loading_while_empty(),
-            out: StreamOutQ::new(),
+            out: StreamOutQ::with_registered_ready(),
             in_mid: Default::default(),
             ipos_zero: Default::default(),
             ipos_m2: Default::default(),
@@ -318,6 +349,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             f3_cut: Default::default(),
             f3_piece_end: Default::default(),
             f3_phase: Default::default(),
+            f3_hold: Default::default(),
             fp_ca: Default::default(),
             fp_over: Default::default(),
             fp_emw: Default::default(),
@@ -354,7 +386,16 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             in_n: Default::default(),
             in_lead: Default::default(),
             in_a1m2: Default::default(),
-            ipos_next: Default::default(),
+            ipos_k: (0..=words).map(|_| Default::default()).collect(),
+            ipos_k16: (0..=words).map(|_| Default::default()).collect(),
+            n_is: (0..=words).map(|_| Default::default()).collect(),
+            ipos_sel: Default::default(),
+            ipos_zsel: Default::default(),
+            c_k16: (0..=words).map(|k| Constant::new((k as u64).into())).collect(),
+            c_k6: (0..=words).map(|k| Constant::new((k as u64).into())).collect(),
+            c_z: (0..=words).map(|k| Constant::new((((126 - k) & 127) as u64).into())).collect(),
+            c_z1: (0..=words).map(|k| Constant::new((((127 - k) & 127) as u64).into())).collect(),
+            ipos_z: (0..=words).map(|_| Default::default()).collect(),
             in_p: Default::default(),
             q: Default::default(),
             m_extra: Default::default(),
@@ -384,6 +425,22 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             a_last: Default::default(),
             adjust: Default::default(),
             merge: Default::default(),
+            h_ready: Default::default(),
+            adjust0: Default::default(),
+            rot_none: Default::default(),
+            rot_n: Default::default(),
+            seq_n: Default::default(),
+            room_n: Default::default(),
+            b_end: Default::default(),
+            u_chain: Default::default(),
+            u_aonly: Default::default(),
+            u_mgt: Default::default(),
+            u_mend: Default::default(),
+            u_mhold: Default::default(),
+            u_none: Default::default(),
+            f_full: Default::default(),
+            f_close: Default::default(),
+            f_pend: Default::default(),
             chain: Default::default(),
             total: Default::default(),
             k_gt: Default::default(),
@@ -458,6 +515,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             f3_cut,
             f3_piece_end,
             f3_phase,
+            f3_hold,
             fp_ca,
             fp_over,
             fp_emw,
@@ -531,10 +589,11 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // The F stages move when the head slice takes F3's beat (or F3 is empty), but not while
         // F3 still has the second fragment of a cut beat to offer.
         self.f3_go.next = self.head.s_axis.ready.val() & self.f3_v.q.val();
-        self.adv.next = self.head.s_axis.ready.val()
-            & !(self.f3_v.q.val() & self.f3_split.q.val() & !self.f3_phase.q.val());
+        self.adv.next = self.head.s_axis.ready.val() & !self.f3_hold.q.val();
         if self.f3_go.val() {
             self.f3_phase.d.next = self.f3_split.q.val() & !self.f3_phase.q.val();
+            // The first fragment of a cut beat went (with adv low, F3 holds nothing else).
+            self.f3_hold.d.next = false;
         }
         // ---- The gearbox, on the head fragment. ----
         self.h_s.next = bit_cast::<6, 5>(self.head.m_axis.user.val().get_value_frag_s());
@@ -573,6 +632,10 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             }
             self.idle_hit.d.next = self.cfg_idle.val().any() & ((self.idle_left.q.val() >> 1) == 0);
         }
+        // Every input of the decisions below is a register (the head slice's entry, the output
+        // queue's ready, the gearbox state), and the cycle's action is one of five exclusive
+        // cases, each register's next value the OR of each case's candidate (worked out beside
+        // the cases) under its case: no priority chain of multiplexers after the decision.
         // Step A: acc goes out when it must: a closed segment's end, a full beat, the end of
         // an FPDU once the next FPDU shows whether it fits, or at the idle limit.
         self.a_emit.next = self.out.s_axis.ready.val()
@@ -586,32 +649,44 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.closing.q.val() | (self.pend.q.val() & self.h_cb.val()) | self.flush.val();
         // A fragment that starts at lane s > 0 first sets the rotation to c - s (one cycle).
         self.h_s0.next = !self.head.m_axis.user.val().get_value_frag_s_nz();
-        self.adjust.next = self.head.m_axis.valid.val()
-            & !self.h_s0.val()
-            & !self.adjusted.q.val()
-            & !self.a_emit.val();
+        self.h_ready.next =
+            self.head.m_axis.valid.val() & (self.h_s0.val() | self.adjusted.q.val());
+        self.adjust0.next =
+            self.head.m_axis.valid.val() & !self.h_s0.val() & !self.adjusted.q.val();
+        self.adjust.next = self.adjust0.val() & !self.a_emit.val();
         // Step B: append the head fragment. Not in a cycle where acc goes out, unless acc was
         // exactly full: then the rotation register already holds -s (c = W/4), so the fragment
-        // goes into the emptied acc ("chained": one beat behind, no cycle lost).
+        // goes into the emptied acc ("chained": one beat behind, no cycle lost). A merge needs
+        // st_ok (acc neither closing nor full), where acc goes out only for an FPDU that does
+        // not fit (excluded here) or at the idle limit (flush; excluded too, though the head
+        // slice is empty then): so merge and a_emit never meet, and with c_full a fragment
+        // ready to go always chains.
         self.merge.next = self.out.s_axis.ready.val()
-            & self.head.m_axis.valid.val()
+            & self.h_ready.val()
             & self.st_ok.q.val()
-            & !(self.pend.q.val() & self.h_cb.val())
-            & (self.h_s0.val() | self.adjusted.q.val());
-        self.chain.next = self.a_emit.val()
-            & self.c_full.q.val()
-            & self.head.m_axis.valid.val()
-            & (self.h_s0.val() | self.adjusted.q.val());
+            & !(self.pend.q.val() & (self.h_cb.val() | self.idle_hit.q.val()));
+        self.chain.next = self.out.s_axis.ready.val() & self.c_full.q.val() & self.h_ready.val();
         self.k_gt.next = self.h_k.val() > self.room_q.val();
         self.k_eq.next = self.h_k.val() == self.room_q.val();
         self.total.next = self.c_q.val() + self.h_k.val();
-        self.b_emit.next = self.merge.val()
-            & (self.k_gt.val() | self.h_seg_end.val() | (self.k_eq.val() & !self.h_last.val()));
+        // The merged fragment ends a beat that goes out (besides a full one, k > room).
+        self.b_end.next = self.h_seg_end.val() | (self.k_eq.val() & !self.h_last.val());
+        self.b_emit.next = self.merge.val() & (self.k_gt.val() | self.b_end.val());
         self.b_last.next = self.h_seg_end.val() & !self.k_gt.val();
         self.b_words.next = self.total.val();
         if self.k_gt.val() | self.k_eq.val() {
             self.b_words.next = self.c_words.val();
         }
+        // The five cases: chain; acc out alone (a_emit without chain); a merge that leaves
+        // words in acc after a full beat (k > room); one that ends a beat with nothing left;
+        // one that puts nothing out.
+        self.u_chain.next = self.chain.val();
+        self.u_aonly.next = self.a_emit.val() & !self.chain.val();
+        self.u_mgt.next = self.merge.val() & self.k_gt.val();
+        self.u_mend.next = self.merge.val() & !self.k_gt.val() & self.b_end.val();
+        self.u_mhold.next = self.merge.val() & !self.k_gt.val() & !self.b_end.val();
+        // (A chain is an a_emit: with c_full and a fragment there, acc must go out.)
+        self.u_none.next = !self.a_emit.val() & !self.merge.val();
         self.head.m_axis.ready.next = self.merge.val() | self.chain.val();
         // The data: the fragment rotated up by c - s lanes after acc's c words.
         self.acc.next = self.acc_m.q.val();
@@ -640,67 +715,97 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // adder stays off the emit decision.
         self.seq_now.next = self.seq_out.q.val() + (bit_cast::<32, 6>(self.seq_inc.q.val()) << 2);
         self.seq_out.d.next = self.seq_now.val();
-        self.seq_inc.d.next = 0.into();
         self.out.s_axis.user.next = self.seg_seq.q.val();
         if self.seg_first.q.val() {
             self.out.s_axis.user.next = self.seq_now.val();
         }
-        if self.a_emit.val() | self.b_emit.val() {
-            self.seq_inc.d.next = self.o_words.val();
-            if self.seg_first.q.val() {
-                self.seg_seq.d.next = self.seq_now.val();
-            }
-            self.seg_first.d.next = self.o_last.val();
+        // The words out: acc's (a_emit: chain or alone), a full beat (k > room), or the merged
+        // beat's (k == room: a full one, else c + k).
+        self.seq_n.next = 0.into();
+        if self.u_chain.val() | self.u_aonly.val() {
+            self.seq_n.next = self.c_q.val();
+        }
+        if self.u_mgt.val() {
+            self.seq_n.next = self.seq_n.val() | self.c_words.val();
+        }
+        if self.u_mend.val() {
+            self.seq_n.next = self.seq_n.val() | self.b_words.val();
+        }
+        self.seq_inc.d.next = self.seq_n.val();
+        self.seg_first.d.next = (self.seg_first.q.val() & self.u_none.val())
+            | (self.seg_first.q.val() & self.u_mhold.val())
+            | ((self.u_chain.val() | self.u_aonly.val()) & self.a_last.val())
+            | ((self.u_mgt.val() | self.u_mend.val()) & self.b_last.val());
+        // The segment's first sequence number: loaded while its first beat is awaited (seq_now
+        // does not move until a beat goes out), so the enable is a register, not the decision.
+        if self.seg_first.q.val() {
+            self.seg_seq.d.next = self.seq_now.val();
         }
         // Gearbox state. acc: the fragment's leftover words (rot) after a full beat went out,
         // else merged (acc's words stay in lanes 0..c, whatever else happened).
         self.acc_m.d.next = self.gb.merged.val();
         self.acc_r.d.next = self.gb.rot.val();
-        self.acc_use_r.d.next = (self.merge.val() & self.k_gt.val()) | self.chain.val();
-        self.c_next.next = self.c_q.val();
-        if self.chain.val() {
-            // acc went out; the fragment's k words are acc now.
+        self.acc_use_r.d.next = self.u_mgt.val() | self.u_chain.val();
+        // Each case's values (acc emptied: c 0, room a beat, nothing closing or pending):
+        // - chain: acc went out; the fragment's k words are acc now;
+        // - a full beat went out; the fragment's other k - room words stay;
+        // - the fragment stays in acc (c + k words).
+        self.c_next.next = 0.into();
+        self.room_n.next = 0.into();
+        if self.u_chain.val() {
             self.c_next.next = self.h_k.val();
-            self.room.d.next = self.c_words.val() - self.h_k.val();
-            self.c_full.d.next = self.h_k.val() == self.c_words.val();
-            self.closing.d.next = self.h_seg_end.val();
-            self.pend.d.next = self.h_last.val() & !self.h_seg_end.val();
-        } else if self.a_emit.val() {
-            self.c_next.next = 0.into();
-            self.room.d.next = self.c_words.val();
-            self.c_full.d.next = false;
-            self.closing.d.next = false;
-            self.pend.d.next = false;
-        } else if self.merge.val() {
-            if self.k_gt.val() {
-                // A full beat went out; the fragment's other k - room words stay.
-                self.c_next.next = self.h_k.val() - self.room_q.val();
-                self.room.d.next = self.c_words.val() + self.room_q.val() - self.h_k.val();
-                self.c_full.d.next = false;
-                self.closing.d.next = self.h_seg_end.val();
-                self.pend.d.next = self.h_last.val() & !self.h_seg_end.val();
-            } else if self.b_emit.val() {
-                self.c_next.next = 0.into();
-                self.room.d.next = self.c_words.val();
-                self.c_full.d.next = false;
-                self.closing.d.next = false;
-                self.pend.d.next = false;
-            } else {
-                self.c_next.next = self.total.val();
-                self.room.d.next = self.room_q.val() - self.h_k.val();
-                self.c_full.d.next = self.k_eq.val();
-                self.closing.d.next = false;
-                self.pend.d.next = self.h_last.val();
-            }
+            self.room_n.next = self.c_words.val() - self.h_k.val();
         }
+        if self.u_aonly.val() | self.u_mend.val() {
+            self.room_n.next = self.room_n.val() | self.c_words.val();
+        }
+        if self.u_mgt.val() {
+            self.c_next.next = self.c_next.val() | (self.h_k.val() - self.room_q.val());
+            self.room_n.next =
+                self.room_n.val() | (self.c_words.val() + self.room_q.val() - self.h_k.val());
+        }
+        if self.u_mhold.val() {
+            self.c_next.next = self.c_next.val() | self.total.val();
+            self.room_n.next = self.room_n.val() | (self.room_q.val() - self.h_k.val());
+        }
+        if self.u_none.val() {
+            self.c_next.next = self.c_next.val() | self.c_q.val();
+            self.room_n.next = self.room_n.val() | self.room.q.val();
+        }
+        self.room.d.next = self.room_n.val();
+        // The fragment's sideband: after it, acc is full (chain: k is a beat; merge: k ==
+        // room), a segment's end is waiting (closing), or an FPDU's end (pend).
+        self.f_full.next = self.h_k.val() == self.c_words.val();
+        self.f_close.next = self.h_seg_end.val();
+        self.f_pend.next = self.h_last.val() & !self.h_seg_end.val();
+        self.c_full.d.next = (self.u_chain.val() & self.f_full.val())
+            | (self.u_mhold.val() & self.k_eq.val())
+            | (self.u_none.val() & self.c_full.q.val());
+        self.closing.d.next = ((self.u_chain.val() | self.u_mgt.val()) & self.f_close.val())
+            | (self.u_none.val() & self.closing.q.val());
+        self.pend.d.next = ((self.u_chain.val() | self.u_mgt.val()) & self.f_pend.val())
+            | (self.u_mhold.val() & self.h_last.val())
+            | (self.u_none.val() & self.pend.q.val());
+        // !closing & !c_full for the next cycle, the same way.
+        self.st_ok.d.next = self.u_aonly.val()
+            | self.u_mend.val()
+            | (self.u_chain.val() & !self.f_close.val() & !self.f_full.val())
+            | (self.u_mgt.val() & !self.f_close.val())
+            | (self.u_mhold.val() & !self.k_eq.val())
+            | (self.u_none.val() & self.st_ok.q.val());
         self.c.d.next = self.c_next.val();
-        self.st_ok.d.next = !self.closing.d.val() & !self.c_full.d.val();
-        self.rot_amt.d.next = self.c_next.val() & self.c_wmask.val();
-        self.adjusted.d.next = false;
-        if self.adjust.val() {
-            self.rot_amt.d.next = (self.c_q.val() - self.h_s.val()) & self.c_wmask.val();
-            self.adjusted.d.next = true;
+        // The rotation for the next fragment: c's next value, or c - s when the fragment is
+        // adjusted (only in a cycle that does nothing else: the candidate of that case).
+        self.rot_none.next = self.c_q.val();
+        if self.adjust0.val() {
+            self.rot_none.next = self.c_q.val() - self.h_s.val();
         }
+        self.rot_n.next = self.c_next.val();
+        if self.u_none.val() {
+            self.rot_n.next = self.rot_none.val();
+        }
+        self.rot_amt.d.next = self.rot_n.val() & self.c_wmask.val();
+        self.adjusted.d.next = self.adjust.val();
 
         // ---- F1..F3: the FPDU's wire length and the fit decision. ----
         self.s_axis.ready.next = self.adv.val();
@@ -730,17 +835,32 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f1_push.d.next = self.s_axis.user.val().get_value_tx_fpdu_push();
         }
         // The next position less 2, modulo 128, from ipos_m2's low bits (the position less 2
-        // modulo 128) in one 7-bit adder; 126 and 127 are positions 0 and 1, whose a - 2 is
-        // negative (the 16-bit value sign-extended from them).
-        self.ipos_next.next =
-            bit_cast::<7, 16>(self.ipos_m2.q.val() & 127) + bit_cast::<7, 6>(self.in_n.val());
+        // modulo 128); 126 and 127 are positions 0 and 1, whose a - 2 is negative (the 16-bit
+        // value sign-extended from them). Each word count k's next value (ipos_m2 + k, its zero
+        // test and sign extension) is worked out from the register beside the beat, and the
+        // beat's word count selects one (a function of a few keep bits), so no adder or
+        // comparison follows the input's keep.
+        self.ipos_sel.next = 0.into();
+        self.ipos_zsel.next = false;
+        for k in 0..(W / 4 + 1) {
+            self.ipos_k[k].next = ((self.ipos_m2.q.val() & 127) + self.c_k16[k].val()) & 127;
+            // The sum is 126 or 127 (sign extension), or 126 (position 0), tested on the
+            // register itself (equal to 126 - k or 127 - k mod 128), not after the adder.
+            self.ipos_k16[k].next = self.ipos_k[k].val();
+            self.ipos_z[k].next = (self.ipos_m2.q.val() & 127) == self.c_z[k].val();
+            if self.ipos_z[k].val() | ((self.ipos_m2.q.val() & 127) == self.c_z1[k].val()) {
+                self.ipos_k16[k].next = self.ipos_k[k].val() | 0xFF80;
+            }
+            self.n_is[k].next = self.in_n.val() == self.c_k6[k].val();
+            if self.n_is[k].val() {
+                self.ipos_sel.next = self.ipos_sel.val() | self.ipos_k16[k].val();
+                self.ipos_zsel.next = self.ipos_zsel.val() | self.ipos_z[k].val();
+            }
+        }
         if self.in_take.val() {
             self.in_mid.d.next = !self.s_axis.last.val();
-            self.ipos_zero.d.next = self.ipos_next.val() == 126;
-            self.ipos_m2.d.next = bit_cast::<16, 7>(self.ipos_next.val());
-            if self.ipos_next.val() >= 126 {
-                self.ipos_m2.d.next = bit_cast::<16, 7>(self.ipos_next.val()) | 0xFF80;
-            }
+            self.ipos_zero.d.next = self.ipos_zsel.val();
+            self.ipos_m2.d.next = self.ipos_sel.val();
         }
         // F2: m = ceil((P - room) / 127) = q + floor((q + r) / 127), y = 128q + r (q + r < 255).
         self.q.next = self.f1_y.q.val() >> 7;
@@ -760,11 +880,13 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.e2_push.d.next = self.f1_push.q.val();
         }
         // F2b: the wire length, lead + P + m words (q + 0, 1 or 2 by q + r).
+        // q + r >= 127 and >= 254 as bit tests (bit 7 or the low seven bits all ones; the upper
+        // seven bits all ones), not carry chains.
         self.m_extra.next = self.e2_base.q.val();
-        if self.e2_ssum.q.val() >= 127 {
+        if ((self.e2_ssum.q.val() >> 7) != 0) | ((self.e2_ssum.q.val() & 127) == 127) {
             self.m_extra.next = self.e2_base1.q.val();
         }
-        if self.e2_ssum.q.val() >= 254 {
+        if (self.e2_ssum.q.val() >> 1) == 127 {
             self.m_extra.next = self.e2_base2.q.val();
         }
         if self.adv.val() {
@@ -813,6 +935,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f3_cut.d.next = bit_cast::<6, 16>(self.piece_left.q.val());
             self.f3_piece_end.d.next = self.piece_end.val();
             self.f3_phase.d.next = false;
+            self.f3_hold.d.next = self.f2_v.q.val() & self.split.val();
             if self.f2_v.q.val() {
                 if self.piece_end.val() {
                     self.piece_left.d.next = self.fp_emw.q.val()
@@ -859,6 +982,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f2_v.d.next = false;
             self.f3_v.d.next = false;
             self.f3_phase.d.next = false;
+            self.f3_hold.d.next = false;
             self.open_q.d.next = false;
             self.c.d.next = 0.into();
             self.room.d.next = self.c_words.val();
