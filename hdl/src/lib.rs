@@ -35,5 +35,6 @@ pub mod skid;
 pub mod stream;
 pub mod stream_fifo;
 pub mod stream_outq;
+pub mod stream_outq_rr;
 pub mod stream_skid;
 pub mod tx;

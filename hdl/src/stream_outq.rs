@@ -6,10 +6,6 @@
 //! come from registers alone (no high-fanout enable behind the block's decision logic), which is
 //! what the `StreamSkid` in this position costs. The price: `m_axis` is a 2:1 multiplexer of the two
 //! slots, selected by a register (one LUT level after registers, no path from any input).
-//! [`StreamOutQ::with_registered_ready`] keeps `s_axis.ready` in a register of its own instead
-//! of decoding it from the pointers and valid bits (the transmit blocks' decisions to emit
-//! read it first; the receive blocks keep the decoded one: with the register, `mpa_rx_w8`
-//! measured 97.5 / 91.2 / 98.8 MHz at seeds 1 to 3 against 104.6 / 100.7 / 99.3).
 //! No RFC section: infrastructure.
 //!
 //! ### Ports
@@ -23,7 +19,7 @@
 //! `W`, `B = 8W`, `U`. One cycle from `s_axis` to `m_axis`; one beat per cycle in steady state.
 //!
 //! ### Reset
-//! `rst` clears both valid bits and the pointers; `s_axis.ready` is high from the cycle after.
+//! `rst` clears both valid bits and the pointers.
 
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -43,10 +39,6 @@ pub struct StreamOutQ<const W: usize, const B: usize, const U: usize> {
     v1: DFF<Bit>,
     wp: DFF<Bit>,
     rp: DFF<Bit>,
-    // s_axis.ready: the slot at wp is free, kept as a register of its own (fewer than two beats
-    // held after this cycle), so the upstream decision reads it straight from a flip-flop.
-    rdy: DFF<Bit>,
-    c_ready_reg: Constant<Bit>,
     d0: DFF<Bits<B>>,
     k0: DFF<Bits<W>>,
     u0: DFF<Bits<U>>,
@@ -60,19 +52,8 @@ pub struct StreamOutQ<const W: usize, const B: usize, const U: usize> {
 }
 
 impl<const W: usize, const B: usize, const U: usize> StreamOutQ<W, B, U> {
-    /// An output queue whose `s_axis.ready` is decoded from the pointers and valid bits (one
-    /// LUT after registers); panics unless `B == 8*W` and `U >= 1`.
+    /// An output queue; panics unless `B == 8*W` and `U >= 1`.
     pub fn new() -> Self {
-        Self::build(false)
-    }
-
-    /// The same queue with `s_axis.ready` a register of its own (see the module
-    /// documentation): the transmit blocks, whose decision to emit reads it first.
-    pub fn with_registered_ready() -> Self {
-        Self::build(true)
-    }
-
-    fn build(ready_reg: bool) -> Self {
         check_stream_params("StreamOutQ", W, B, U);
         Self {
             clock: Default::default(),
@@ -83,8 +64,6 @@ impl<const W: usize, const B: usize, const U: usize> StreamOutQ<W, B, U> {
             v1: Default::default(),
             wp: Default::default(),
             rp: Default::default(),
-            rdy: Default::default(),
-            c_ready_reg: Constant::new(ready_reg),
             d0: Default::default(),
             k0: Default::default(),
             u0: Default::default(),
@@ -108,7 +87,7 @@ impl<const W: usize, const B: usize, const U: usize> Default for StreamOutQ<W, B
 impl<const W: usize, const B: usize, const U: usize> Logic for StreamOutQ<W, B, U> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, v0, v1, wp, rp, rdy, d0, k0, u0, l0, d1, k1, u1, l1);
+        dff_setup!(self, clock, v0, v1, wp, rp, d0, k0, u0, l0, d1, k1, u1, l1);
         // A free slot loads the offered payload every cycle; valid decides whether it counts.
         if !self.v0.q.val() {
             self.d0.d.next = self.s_axis.data.val();
@@ -122,14 +101,10 @@ impl<const W: usize, const B: usize, const U: usize> Logic for StreamOutQ<W, B, 
             self.u1.d.next = self.s_axis.user.val();
             self.l1.d.next = self.s_axis.last.val();
         }
-        // The slot at wp is free; with a registered ready, exactly when fewer than two beats
-        // are held (the slots fill in wp order and empty in rp order), which rdy keeps.
         self.s_axis.ready.next =
             (!self.wp.q.val() & !self.v0.q.val()) | (self.wp.q.val() & !self.v1.q.val());
-        if self.c_ready_reg.val() {
-            self.s_axis.ready.next = self.rdy.q.val();
-        }
-        self.push.next = self.s_axis.valid.val() & self.s_axis.ready.val();
+        self.push.next = self.s_axis.valid.val()
+            & ((!self.wp.q.val() & !self.v0.q.val()) | (self.wp.q.val() & !self.v1.q.val()));
         self.m_axis.valid.next =
             (!self.rp.q.val() & self.v0.q.val()) | (self.rp.q.val() & self.v1.q.val());
         self.pop.next = self.m_axis.ready.val()
@@ -160,12 +135,7 @@ impl<const W: usize, const B: usize, const U: usize> Logic for StreamOutQ<W, B, 
                 self.v0.d.next = false;
             }
         }
-        // Two beats held after this cycle: both now and none leaves, or one now, one comes and
-        // none leaves.
-        self.rdy.d.next = !((self.v0.q.val() & self.v1.q.val() & !self.pop.val())
-            | ((self.v0.q.val() ^ self.v1.q.val()) & self.push.val() & !self.pop.val()));
         if self.rst.val() {
-            self.rdy.d.next = true;
             self.v0.d.next = false;
             self.v1.d.next = false;
             self.wp.d.next = false;

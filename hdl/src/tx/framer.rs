@@ -35,7 +35,7 @@
 //! ### Latency and throughput
 //! Two cycles from an input beat to its output beat (an input register, where the arithmetic on
 //! ULPDU_Length is done ahead, and a two-slot output queue: `m_axis` is a 2:1 multiplexer of
-//! registers, see [`crate::stream_outq::StreamOutQ`]). One output beat
+//! registers, see [`crate::stream_outq_rr::StreamOutQRr`], its `ready` a register). One output beat
 //! per cycle; the input is stalled only for the beats the framing adds (an FPDU is `4P` octets
 //! for `ULPDU_Length` octets in: the extra beat, when there is one, costs an input cycle).
 //!
@@ -44,7 +44,7 @@
 
 use crate::sideband::{TxFpduUserFields, TxUlpduUserFields};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
-use crate::stream_outq::StreamOutQ;
+use crate::stream_outq_rr::StreamOutQRr;
 use crate::stream_skid::StreamSkid;
 use crate::tx::{TX_FPDU_USER, TX_ULPDU_USER};
 use rust_hdl::prelude::*;
@@ -104,7 +104,7 @@ pub struct TxFramer<const W: usize, const B: usize> {
     pub err_oversize: Signal<Out, Bit>,
     // The input beat with values worked out from it (PRE_USER), registered.
     pre: StreamSkid<W, B, PRE_USER>,
-    out: StreamOutQ<W, B, TX_FPDU_USER>,
+    out: StreamOutQRr<W, B, TX_FPDU_USER>,
     // State: in an FPDU (output beats remain); discarding input up to `last`; the ULPDU's last
     // beat has been taken; the drain is of an oversize ULPDU.
     busy: DFF<Bit>,
@@ -207,7 +207,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             err_length: Default::default(),
             err_oversize: Default::default(),
             pre: StreamSkid::loading_while_empty(),
-            out: StreamOutQ::with_registered_ready(),
+            out: StreamOutQRr::new(),
             busy: Default::default(),
             drain: Default::default(),
             first_q: Default::default(),

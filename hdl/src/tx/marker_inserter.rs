@@ -43,7 +43,7 @@
 //! ### Latency and throughput
 //! Four cycles (an input register, the decided-beat slice, the head slice, the output queue;
 //! the decided-beat slice keeps the lane masks out of the decision's cycle; `m_axis` is a 2:1
-//! multiplexer of registers, see [`crate::stream_outq::StreamOutQ`]). One output beat per cycle; the input is held one cycle
+//! multiplexer of registers, see [`crate::stream_outq_rr::StreamOutQRr`], its `ready` a register). One output beat per cycle; the input is held one cycle
 //! whenever Markers have pushed a whole beat's worth of words into `acc` (once per W/4 Markers)
 //! and for the last beat of an FPDU whose words no longer fit the beat.
 //!
@@ -54,7 +54,7 @@ use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
-use crate::stream_outq::StreamOutQ;
+use crate::stream_outq_rr::StreamOutQRr;
 use crate::stream_skid::StreamSkid;
 use crate::tx::TX_FPDU_USER;
 use rust_hdl::prelude::*;
@@ -126,7 +126,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     pre: StreamSkid<W, B, PRE_USER>,
     mid: StreamSkid<W, B, MID_USER>,
     head: StreamSkid<W, B, EXP_USER>,
-    out: StreamOutQ<W, B, TX_FPDU_USER>,
+    out: StreamOutQRr<W, B, TX_FPDU_USER>,
     // Decide stage: FPDU words before the next Marker position (from the next beat's lane 0),
     // whether that is inside a beat, FPDUPTR of lane 0 in words, inside an FPDU.
     tb: DFF<Bits<7>>,
@@ -225,7 +225,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             pre: StreamSkid::loading_while_empty(),
             mid: StreamSkid::loading_while_empty(),
             head: StreamSkid::loading_while_empty(),
-            out: StreamOutQ::with_registered_ready(),
+            out: StreamOutQRr::new(),
             tb: Default::default(),
             tb_in: Default::default(),
             qw: Default::default(),

@@ -48,7 +48,7 @@
 //! ### Latency and throughput
 //! Six cycles from an input beat to its output beat when the segment goes on (F1, F2, F2b, F3,
 //! the head slice, the output queue). `m_axis` comes from a two-slot queue: a 2:1 multiplexer of
-//! registers ([`crate::stream_outq::StreamOutQ`]). The datapath moves one fragment per cycle: the output has one beat
+//! registers ([`crate::stream_outq_rr::StreamOutQRr`], its `ready` a register). The datapath moves one fragment per cycle: the output has one beat
 //! per cycle while a segment holds one FPDU; FPDUs packed into one segment share beats, so the
 //! output then has fewer beats than the cycles the FPDUs took (each FPDU is whole beats inside
 //! the transmit path). One more cycle is spent where a segment is closed because the next FPDU
@@ -63,7 +63,7 @@ use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
-use crate::stream_outq::StreamOutQ;
+use crate::stream_outq_rr::StreamOutQRr;
 use crate::stream_skid::StreamSkid;
 use crate::tx::TX_FPDU_USER;
 use rust_hdl::prelude::*;
@@ -111,7 +111,7 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     /// Pulse: an FPDU longer than EMSS.
     pub oversize: Signal<Out, Bit>,
     head: StreamSkid<W, B, FRAG_USER>,
-    out: StreamOutQ<W, B, TX_SEGMENT_USER>,
+    out: StreamOutQRr<W, B, TX_SEGMENT_USER>,
     // Input side: inside an FPDU; whether the stream position a of the next input word (mod 128)
     // is 0; a - 2 (16 bits: -2 and -1 for positions 0 and 1; its low 7 bits are a - 2 mod 128).
     in_mid: DFF<Bit>,
@@ -307,7 +307,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             m_axis: StreamSource::new(),
             oversize: Default::default(),
             head: StreamSkid::loading_while_empty(),
-            out: StreamOutQ::with_registered_ready(),
+            out: StreamOutQRr::new(),
             in_mid: Default::default(),
             ipos_zero: Default::default(),
             ipos_m2: Default::default(),
