@@ -21,7 +21,7 @@
 //! | `s_axis` | in | 8W | ULPDUs, one per packet; `user[15:0]` = ULPDU_Length and `user[16]` = push (close the TCP segment after this FPDU), both read on the first beat; an empty ULPDU is one null beat (keep 0) |
 //! | `m_axis` | out | 8W | one FPDU (without Markers) per packet, lane 0 = its first octet; every beat not `last` is full |
 //! | `m_axis.user` | out | 17 | on every beat of the FPDU: `[13:0]` P (words, CRC field included), `[14]` markers, `[15]` CRC, `[16]` push |
-//! | `err_length` | out | 1 | one-cycle pulse: a ULPDU's octet count disagreed with its ULPDU_Length |
+//! | `err_length` | out | 1 | one-cycle pulse, two cycles after the ULPDU's last beat is taken: its octet count disagreed with its ULPDU_Length |
 //! | `err_oversize` | out | 1 | one-cycle pulse: a ULPDU with ULPDU_Length above 64768 (RFC 5044 section 3) was dropped |
 //!
 //! Bad input has a defined outcome. The FPDU always carries exactly ULPDU_Length octets: a
@@ -116,7 +116,8 @@ pub struct TxFramer<const W: usize, const B: usize> {
     drain_oversize: DFF<Bit>,
     // Octets 0 and 1 of the next output beat (lane 0 in bits 7:0).
     carry: DFF<Bits<16>>,
-    // ULPDU octets not yet taken from the input (saturates at 0), and whether more came.
+    // ULPDU octets not yet taken from the input, in two's complement: negative (bit 16) once
+    // more came than ULPDU_Length (the overrun; it then holds).
     ulen: DFF<Bits<17>>,
     // ulen >= 128 (so at least W after any beat); like vmr, only meaningful after a full beat.
     ulen_big: DFF<Bit>,
@@ -128,11 +129,16 @@ pub struct TxFramer<const W: usize, const B: usize> {
     vmx: DFF<Bit>,
     // Whether the input stage is inside a ULPDU (its first beat's mask is applied there).
     i_mid: DFF<Bit>,
-    overrun: DFF<Bit>,
     // Output octets left in this FPDU.
     out_left: DFF<Bits<17>>,
     ol_le_w: DFF<Bit>,
     user_q: DFF<Bits<TX_FPDU_USER>>,
+    // The length check in two steps: a ULPDU's last beat taken outside a drain (el_arm) and
+    // whether its count disagreed (el_ne), or a drained ULPDU's end (el_drain), registered;
+    // err_length one cycle after them.
+    el_arm: DFF<Bit>,
+    el_ne: DFF<Bit>,
+    el_drain: DFF<Bit>,
     err_length_q: DFF<Bit>,
     err_oversize_q: DFF<Bit>,
     // Constants.
@@ -184,8 +190,7 @@ pub struct TxFramer<const W: usize, const B: usize> {
     i_vm_first: Signal<Local, Bits<W>>,
     // The registered input beat's fields.
     p_user: Signal<Local, Bits<PRE_USER>>,
-    ul_gt_kc: Signal<Local, Bit>,
-    ul_lt_kc: Signal<Local, Bit>,
+    ul_neg: Signal<Local, Bit>,
     ul_ne_kc: Signal<Local, Bit>,
     ul_kc: Signal<Local, Bits<17>>,
     ol_next_le_w: Signal<Local, Bit>,
@@ -220,10 +225,12 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             vmr: Default::default(),
             vmx: Default::default(),
             i_mid: Default::default(),
-            overrun: Default::default(),
             out_left: Default::default(),
             ol_le_w: Default::default(),
             user_q: Default::default(),
+            el_arm: Default::default(),
+            el_ne: Default::default(),
+            el_drain: Default::default(),
             err_length_q: Default::default(),
             err_oversize_q: Default::default(),
             c_ones: Constant::new(Bits::<W>::mask()),
@@ -269,8 +276,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             i_user: Default::default(),
             i_vm_first: Default::default(),
             p_user: Default::default(),
-            ul_gt_kc: Default::default(),
-            ul_lt_kc: Default::default(),
+            ul_neg: Default::default(),
             ul_ne_kc: Default::default(),
             ul_kc: Default::default(),
             ol_next_le_w: Default::default(),
@@ -302,10 +308,12 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             vmr,
             vmx,
             i_mid,
-            overrun,
             out_left,
             ol_le_w,
             user_q,
+            el_arm,
+            el_ne,
+            el_drain,
             err_length_q,
             err_oversize_q
         );
@@ -322,7 +330,10 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.out.m_axis.ready.next = self.m_axis.ready.val();
         self.err_length.next = self.err_length_q.q.val();
         self.err_oversize.next = self.err_oversize_q.q.val();
-        self.err_length_q.d.next = false;
+        self.err_length_q.d.next =
+            (self.el_arm.q.val() & self.el_ne.q.val()) | self.el_drain.q.val();
+        self.el_arm.d.next = false;
+        self.el_drain.d.next = false;
         self.err_oversize_q.d.next = false;
 
         // ---- Input stage: what the core needs of a beat, worked out before it is registered. ----
@@ -408,21 +419,17 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.ul.next = self.ulen.q.val();
         self.ol.next = self.out_left.q.val();
         self.ol_last.next = self.ol_le_w.q.val();
-        // A beat after the first follows a full beat, so vmr (bit j: more than j octets
-        // remain) and vmx (more than W) are exact: fewer remain than the beat has octets when
-        // one of them is outside vmr, more when vmr reaches past them. Masks, not a 17-bit
-        // comparison (the comparison into ulen's reset was mpa_tx_w8's critical path).
-        self.ul_gt_kc.next =
-            ((self.vmr.q.val() & !self.pre.m_axis.keep.val()) != 0) | self.vmx.q.val();
-        self.ul_lt_kc.next = (self.pre.m_axis.keep.val() & !self.vmr.q.val()) != 0;
+        // ulen - kc needs no saturation (ULPDU_Length < 2^16, kc <= W): an overrun makes it
+        // negative, and a negative ulen holds, so ulen's bit 16 is the overrun flag and no
+        // comparison of the beat with ulen sits before its register (ulen's reset from a
+        // comparison of masks was mpa_tx_w8's critical path).
+        self.ul_neg.next = self.ulen.q.val().get_bit(16);
         self.ul_kc.next = self.ulen.q.val() - bit_cast::<17, 8>(self.kc.val());
         self.ol_next_le_w.next = self.out_left.q.val() <= (self.c_w.val() << 1);
         if self.first.val() {
             self.ul.next = self.len.val();
             self.ol.next = self.p_user.val().get_value_pre_fourp();
             self.ol_last.next = self.p_user.val().get_value_pre_fourp_le_w();
-            self.ul_gt_kc.next = self.p_user.val().get_value_pre_l_gt_kc();
-            self.ul_lt_kc.next = self.p_user.val().get_value_pre_l_lt_kc();
             self.ul_kc.next = self.p_user.val().get_value_pre_l_kc();
             self.ol_next_le_w.next = self.p_user.val().get_value_pre_fourp_le_2w();
         }
@@ -436,14 +443,22 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.vm_first.next = bit_cast::<W, 64>(self.p_user.val().get_value_pre_vm_first());
         self.vm_later.next = 0.into();
         for j in 0..W {
-            if self.ulen_big.q.val()
-                | (bit_cast::<8, 17>(self.ulen.q.val() & 0x7F) >= self.c_cnt_w[j].val())
+            if !self.ul_neg.val()
+                & (self.ulen_big.q.val()
+                    | (bit_cast::<8, 17>(self.ulen.q.val() & 0x7F) >= self.c_cnt_w[j].val()))
             {
                 self.vm_later.next = self.vm_later.val() | self.c_bit[j].val();
             }
         }
         self.vm_ul.next = self.vmr.q.val();
-        self.ul_ne_kc.next = self.ul_gt_kc.val() | self.ul_lt_kc.val();
+        // ULPDU_Length != the octets so far: a beat after the first follows a full beat, so vmr
+        // (bit j: more than j octets remain) and vmx (more than W) are exact, and the count is
+        // off when the beat's keep differs from vmr or more than W remain.
+        self.ul_ne_kc.next = (self.vmr.q.val() != self.pre.m_axis.keep.val()) | self.vmx.q.val();
+        if self.first.val() {
+            self.ul_ne_kc.next = self.p_user.val().get_value_pre_l_gt_kc()
+                | self.p_user.val().get_value_pre_l_lt_kc();
+        }
         // Valid input octets: those keep enables, up to the ULPDU octets still expected; none
         // once the ULPDU's last beat has been taken.
         self.vmask.next = self.pre.m_axis.keep.val();
@@ -508,34 +523,25 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
                 self.vmr.d.next = self.vm_first.val();
             }
             // More than W remain after a full beat when more than 2W did before.
-            self.vmx.d.next = self.ulen.q.val() > self.c_2w.val();
+            self.vmx.d.next = !self.ul_neg.val() & (self.ulen.q.val() > self.c_2w.val());
             if self.first.val() {
                 self.vmx.d.next = self.p_user.val().get_value_pre_l_gt_2w();
             }
             // ulen_big as vmr: after a full beat, 128 or more remain when 128 + W did before.
-            self.ulen_big.d.next = self.ulen.q.val() >= self.c_big.val();
+            self.ulen_big.d.next = !self.ul_neg.val() & (self.ulen.q.val() >= self.c_big.val());
             if self.first.val() {
                 self.ulen_big.d.next = self.p_user.val().get_value_pre_l_big();
             }
-            if self.ul_gt_kc.val() {
+            if self.first.val() | !self.ul_neg.val() {
                 self.ulen.d.next = self.ul_kc.val();
-            } else {
-                self.ulen.d.next = 0.into();
-            }
-            if self.first.val() {
-                self.overrun.d.next = self.ul_lt_kc.val();
-            } else {
-                self.overrun.d.next = self.overrun.q.val() | self.ul_lt_kc.val();
             }
             self.in_done.d.next = self.pre.m_axis.last.val();
-            // The ULPDU's last beat: its octet count must be exactly ULPDU_Length.
-            if self.pre.m_axis.last.val()
-                & ((self.overrun.q.val() & !self.first.val()) | self.ul_ne_kc.val())
-                & !(self.first.val() & self.too_long.val())
-            {
-                self.err_length_q.d.next = true;
-            }
+            // The ULPDU's last beat: its octet count must be exactly ULPDU_Length (the
+            // comparison registered beside the beat's flags, apart from them).
+            self.el_arm.d.next =
+                self.pre.m_axis.last.val() & !(self.first.val() & self.too_long.val());
         }
+        self.el_ne.d.next = (self.ul_neg.val() & !self.first.val()) | self.ul_ne_kc.val();
         // The carried octets follow each input beat of the ULPDU taken and each output beat:
         // (take & !drain) | produce, which reduces to this since busy and drain are never both
         // set (written out, so that the oversize test is not in the enable's path; busy &
@@ -568,9 +574,7 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         }
         if self.drain.q.val() & self.take.val() & self.pre.m_axis.last.val() {
             self.drain.d.next = false;
-            if !self.drain_oversize.q.val() {
-                self.err_length_q.d.next = true;
-            }
+            self.el_drain.d.next = !self.drain_oversize.q.val();
         }
         self.first_q.d.next = !self.busy.d.val() & !self.drain.d.val();
         self.zero_q.d.next = self.busy.d.val() & self.in_done.d.val();
@@ -581,6 +585,8 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
             self.busy.d.next = false;
             self.drain.d.next = false;
             self.in_done.d.next = false;
+            self.el_arm.d.next = false;
+            self.el_drain.d.next = false;
             self.err_length_q.d.next = false;
             self.err_oversize_q.d.next = false;
         }
