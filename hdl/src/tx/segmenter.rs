@@ -280,6 +280,7 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     b_last: Signal<Local, Bit>,
     b_words: Signal<Local, Bits<6>>,
     c_next: Signal<Local, Bits<6>>,
+    c_core: Signal<Local, Bits<6>>,
     acc: Signal<Local, Bits<B>>,
     gb: Gearbox<B>,
     o_words: Signal<Local, Bits<6>>,
@@ -450,6 +451,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             b_last: Default::default(),
             b_words: Default::default(),
             c_next: Default::default(),
+            c_core: Default::default(),
             acc: Default::default(),
             gb: Gearbox::new("TxSegmenter", 32),
             o_words: Default::default(),
@@ -750,26 +752,28 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // - chain: acc went out; the fragment's k words are acc now;
         // - a full beat went out; the fragment's other k - room words stay;
         // - the fragment stays in acc (c + k words).
-        self.c_next.next = 0.into();
+        self.c_core.next = 0.into();
         self.room_n.next = 0.into();
         if self.u_chain.val() {
-            self.c_next.next = self.h_k.val();
+            self.c_core.next = self.h_k.val();
             self.room_n.next = self.c_words.val() - self.h_k.val();
         }
         if self.u_aonly.val() | self.u_mend.val() {
             self.room_n.next = self.room_n.val() | self.c_words.val();
         }
         if self.u_mgt.val() {
-            self.c_next.next = self.c_next.val() | (self.h_k.val() - self.room_q.val());
+            self.c_core.next = self.c_core.val() | (self.h_k.val() - self.room_q.val());
             self.room_n.next =
                 self.room_n.val() | (self.c_words.val() + self.room_q.val() - self.h_k.val());
         }
         if self.u_mhold.val() {
-            self.c_next.next = self.c_next.val() | self.total.val();
+            self.c_core.next = self.c_core.val() | self.total.val();
             self.room_n.next = self.room_n.val() | (self.room_q.val() - self.h_k.val());
         }
+        // c_core: the candidates of the cases that move c; with u_none c stays.
+        self.c_next.next = self.c_core.val();
         if self.u_none.val() {
-            self.c_next.next = self.c_next.val() | self.c_q.val();
+            self.c_next.next = self.c_core.val() | self.c_q.val();
             self.room_n.next = self.room_n.val() | self.room.q.val();
         }
         self.room.d.next = self.room_n.val();
@@ -800,9 +804,10 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         if self.adjust0.val() {
             self.rot_none.next = self.c_q.val() - self.h_s.val();
         }
-        self.rot_n.next = self.c_next.val();
+        // The same OR of candidates as c's (no multiplexer after c_next).
+        self.rot_n.next = self.c_core.val();
         if self.u_none.val() {
-            self.rot_n.next = self.rot_none.val();
+            self.rot_n.next = self.c_core.val() | self.rot_none.val();
         }
         self.rot_amt.d.next = self.rot_n.val() & self.c_wmask.val();
         self.adjusted.d.next = self.adjust.val();
