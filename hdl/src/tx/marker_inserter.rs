@@ -385,9 +385,11 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         self.mid.s_axis.keep.next = self.c_ones_w.val();
         self.mid.s_axis.user.next = self.mid_user.val();
         self.mid.s_axis.last.next = self.pre.m_axis.last.val();
-        // tb' = tb - n, or tb + 127 - n = tb - n - 1 after a Marker (mod 128); both candidates,
-        // and whether each is inside a beat, from d0 alone.
-        self.d1.next = bit_cast::<7, 8>(self.d0.val()) - 1;
+        // tb' = tb - n, or tb + 127 - n = tb - (n + 1) after a Marker (mod 128); both
+        // candidates side by side (n + 1 comes registered with the beat), and whether each is
+        // inside a beat from d0.
+        self.d1.next =
+            bit_cast::<7, 8>(bit_cast::<8, 7>(self.tb.q.val()) - bit_cast::<8, 6>(self.n1.val()));
         self.tb_next.next = bit_cast::<7, 8>(self.d0.val());
         if self.ins.val() {
             self.tb_next.next = self.d1.val();
