@@ -163,6 +163,104 @@ mod stream_skid {
     }
 }
 
+// ---- src/stream_outq_rr.rs ----
+mod stream_outq_rr {
+    use hdl::stream_outq_rr::*;
+    use rust_hdl::prelude::*;
+
+    fn settle(q: &mut StreamOutQRr<4, 32, 8>) {
+        for _ in 0..8 {
+            q.update_all();
+            if !q.has_changed() {
+                break;
+            }
+        }
+    }
+
+    fn cycle(q: &mut StreamOutQRr<4, 32, 8>) {
+        q.clock.next = Clock::from(false);
+        settle(q);
+        q.clock.next = Clock::from(true);
+        settle(q);
+    }
+
+    /// A producer that offers a beat only while `ready` is high (the queue's contract), a
+    /// consumer with pseudo-random `ready`: every beat comes out once, in order; `ready` is high
+    /// exactly while fewer than two beats are held; with both sides always willing, one beat
+    /// per cycle.
+    #[test]
+    fn beats_keep_their_order_and_ready_counts_the_two_slots() {
+        let mut q = StreamOutQRr::<4, 32, 8>::new();
+        q.connect_all();
+        check_all(&q).unwrap();
+        let mut lcg: u64 = 777;
+        let mut next = || {
+            lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lcg >> 33
+        };
+        let (mut sent, mut got) = (Vec::new(), Vec::new());
+        let mut beat = 0u64;
+        let mut held = 0usize;
+        let mut full_rate_out = 0;
+        for cyc in 0..6000 {
+            let rst = cyc < 2;
+            // Cycles 4000..4100: both sides always willing.
+            let steady = (4000..4100).contains(&cyc);
+            let want = steady || next() % 3 != 0;
+            let ready = steady || next() % 4 != 0;
+            q.rst.next = rst;
+            q.m_axis.ready.next = ready;
+            settle(&mut q);
+            let rdy = q.s_axis.ready.val();
+            if !rst && cyc > 2 {
+                assert_eq!(rdy, held < 2, "ready with {held} held, cycle {cyc}");
+                assert_eq!(q.m_axis.valid.val(), held > 0, "valid with {held} held, cycle {cyc}");
+            }
+            let valid = want && rdy;
+            let data = (beat as u32).wrapping_mul(0x9E37_79B9);
+            q.s_axis.valid.next = valid;
+            q.s_axis.data.next = (data as u64).into();
+            q.s_axis.keep.next = (beat & 15).into();
+            q.s_axis.user.next = (beat & 255).into();
+            q.s_axis.last.next = beat % 3 == 0;
+            settle(&mut q);
+            let popped = q.m_axis.valid.val() && ready && !rst;
+            if popped {
+                got.push((
+                    q.m_axis.data.val().index(),
+                    q.m_axis.keep.val().index(),
+                    q.m_axis.user.val().index(),
+                    q.m_axis.last.val(),
+                ));
+                if steady && cyc > 4002 {
+                    full_rate_out += 1;
+                }
+            }
+            if valid && !rst {
+                sent.push((
+                    data as usize,
+                    (beat & 15) as usize,
+                    (beat & 255) as usize,
+                    beat % 3 == 0,
+                ));
+                beat += 1;
+            }
+            held = if rst { 0 } else { held + (valid as usize) - (popped as usize) };
+            cycle(&mut q);
+        }
+        assert!(got.len() > 2000, "only {} beats out", got.len());
+        assert_eq!(got[..], sent[..got.len()], "beats out differ from beats in");
+        assert_eq!(
+            sent.len() - got.len(),
+            held,
+            "beats lost: {} in, {} out",
+            sent.len(),
+            got.len()
+        );
+        assert_eq!(full_rate_out, 97, "one beat per cycle while both sides are willing");
+    }
+}
+
 // ---- src/comb_shadow.rs ----
 mod comb_shadow {
     use hdl::comb_shadow::*;
