@@ -128,10 +128,12 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     head: StreamSkid<W, B, EXP_USER>,
     out: StreamOutQRr<W, B, TX_FPDU_USER>,
     // Decide stage: FPDU words before the next Marker position (from the next beat's lane 0),
-    // whether that is inside a beat, FPDUPTR of lane 0 in words, inside an FPDU.
+    // whether that is inside a beat, FPDUPTR of lane 0 in words (qw + qw_inc: the last beat's
+    // inner Marker is added a beat late, as a carry in), inside an FPDU.
     tb: DFF<Bits<7>>,
     tb_in: DFF<Bit>,
     qw: DFF<Bits<16>>,
+    qw_inc: DFF<Bit>,
     in_mid: DFF<Bit>,
     misaligned: DFF<Bit>,
     // Gearbox: words waiting (lanes 0..c, acc is acc_h or acc_n as acc_use_n says), full, an
@@ -182,8 +184,8 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     tb_next: Signal<Local, Bits<7>>,
     d0: Signal<Local, Bits<8>>,
     d1: Signal<Local, Bits<7>>,
-    qw_a: Signal<Local, Bits<16>>,
-    qw_b: Signal<Local, Bits<16>>,
+    ptr_w: Signal<Local, Bits<17>>,
+    qw_sum: Signal<Local, Bits<17>>,
     pos: Signal<Local, Bits<32>>,
     // Gearbox, combinational.
     h_n: Signal<Local, Bits<6>>,
@@ -229,6 +231,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             tb: Default::default(),
             tb_in: Default::default(),
             qw: Default::default(),
+            qw_inc: Default::default(),
             in_mid: Default::default(),
             misaligned: Default::default(),
             acc_h: Default::default(),
@@ -275,8 +278,8 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             tb_next: Default::default(),
             d0: Default::default(),
             d1: Default::default(),
-            qw_a: Default::default(),
-            qw_b: Default::default(),
+            ptr_w: Default::default(),
+            qw_sum: Default::default(),
             pos: Default::default(),
             h_n: Default::default(),
             c_q: Default::default(),
@@ -304,8 +307,8 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, tb, tb_in, qw, in_mid, misaligned, acc_h, acc_n, acc_use_n, c, c_full,
-            tail, user_q
+            self, clock, tb, tb_in, qw, qw_inc, in_mid, misaligned, acc_h, acc_n, acc_use_n, c,
+            c_full, tail, user_q
         );
         self.head.clock.next = self.clock.val();
         self.head.rst.next = self.rst.val();
@@ -351,7 +354,12 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         // FPDUPTR: octets from the ULPDU_Length field (word 0 of the FPDU) to the Marker; 0 for
         // the Marker in front of the FPDU.
         self.lead.next = !self.in_mid.q.val() & (self.tb.q.val() == 0);
-        self.ptr.next = (self.qw.q.val() + bit_cast::<16, 7>(self.tb.q.val())) << 2;
+        // qw + tb + qw_inc as one adder: qw_inc is each operand's extra low bit (the carry in).
+        self.ptr_w.next = ((bit_cast::<17, 16>(self.qw.q.val()) << 1)
+            | bit_cast::<17, 1>(self.qw_inc.q.val().into()))
+            + ((bit_cast::<17, 7>(self.tb.q.val()) << 1)
+                | bit_cast::<17, 1>(self.qw_inc.q.val().into()));
+        self.ptr.next = bit_cast::<16, 17>(self.ptr_w.val() >> 1) << 2;
         if !self.in_mid.q.val() {
             self.ptr.next = bit_cast::<16, 7>(self.tb.q.val()) << 2;
         }
@@ -394,14 +402,13 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
         if self.ins.val() {
             self.tb_next.next = self.d1.val();
         }
-        // FPDUPTR of the next beat's lane 0, for both Marker outcomes (n + 1 comes registered
-        // with the beat, so the two sums are side by side; the outcome only picks).
-        self.qw_a.next = bit_cast::<16, 6>(self.n.val());
-        self.qw_b.next = bit_cast::<16, 6>(self.n1.val());
-        if self.in_mid.q.val() {
-            self.qw_a.next = self.qw.q.val() + bit_cast::<16, 6>(self.n.val());
-            self.qw_b.next = self.qw.q.val() + bit_cast::<16, 6>(self.n1.val());
-        }
+        // FPDUPTR of the next beat's lane 0 less this beat's inner Marker: qw + qw_inc + n (one
+        // adder, qw_inc as the carry in), so the Marker decision (the borrow of tb - n) only
+        // loads qw_inc and is off qw's 16 bits.
+        self.qw_sum.next = ((bit_cast::<17, 16>(self.qw.q.val()) << 1)
+            | bit_cast::<17, 1>(self.qw_inc.q.val().into()))
+            + ((bit_cast::<17, 6>(self.n.val()) << 1)
+                | bit_cast::<17, 1>(self.qw_inc.q.val().into()));
         if self.e_take.val() {
             self.tb.d.next = self.tb_next.val();
             self.tb_in.d.next =
@@ -413,10 +420,11 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             self.in_mid.d.next = !self.pre.m_axis.last.val();
             // FPDUPTR of the next beat's lane 0: this beat's words and inner Marker counted
             // (the leading Marker is not: FPDUPTR counts from the ULPDU_Length field).
-            self.qw.d.next = self.qw_a.val();
-            if self.ins.val() & !self.lead.val() {
-                self.qw.d.next = self.qw_b.val();
+            self.qw.d.next = bit_cast::<16, 6>(self.n.val());
+            if self.in_mid.q.val() {
+                self.qw.d.next = bit_cast::<16, 17>(self.qw_sum.val() >> 1);
             }
+            self.qw_inc.d.next = self.ins.val() & !self.lead.val();
         }
 
         // ---- Expand: one decided beat -> n or n + 1 words, the Marker in place. ----
