@@ -25,9 +25,9 @@
 //! then `m = ceil((P - room) / 127)` Markers inside, `room = 128 - a'` words before the first one
 //! (`ceil(x/127)` exactly, from `y = x + 126`: `floor(y/127) = q + floor((q + r)/127)` with
 //! `y = 128q + r`). F3 decides whether the FPDU fits the open segment, and cuts an oversize FPDU's
-//! beats at its piece boundaries into fragments, so the gearbox only ever appends a fragment's
-//! `k` words (starting at lane `s`, 0 except after a cut) to the `c` words it holds and emits
-//! full beats, or a segment's last beat.
+//! beats at its piece boundaries into fragments (a cut beat's second fragment moved down to
+//! lane 0 on its way to the head slice), so the gearbox only ever appends a fragment's `k`
+//! words, lanes 0..k, to the `c` words it holds and emits full beats, or a segment's last beat.
 //! Its rotation and merge are the shared [`crate::gearbox::Gearbox`] on 4-octet words.
 //!
 //! ### Ports
@@ -52,8 +52,8 @@
 //! per cycle while a segment holds one FPDU; FPDUs packed into one segment share beats, so the
 //! output then has fewer beats than the cycles the FPDUs took (each FPDU is whole beats inside
 //! the transmit path). One more cycle is spent where a segment is closed because the next FPDU
-//! does not fit and the closed segment's last beat is partial, and two per cut of an oversize
-//! FPDU inside a beat.
+//! does not fit and the closed segment's last beat is partial, and one per cut of an oversize
+//! FPDU inside a beat (F3 offers the cut beat's two fragments in two cycles).
 //!
 //! ### Reset
 //! `rst` loads the sequence number and stream position, empties the pipeline, the gearbox and the
@@ -72,19 +72,15 @@ pub use crate::sideband::TX_SEGMENT_USER;
 
 crate::sideband::sideband! {
     /// Fragment sideband between F3 and the gearbox (inside the block), on every fragment.
-    FragUser, prefix frag, bits 15, {
-        /// s: the lane of the fragment's first word.
-        s: Bits<5> = 0,
-        /// k: the fragment's words.
-        k: Bits<6> = 5,
+    FragUser, prefix frag, bits 9, {
+        /// k: the fragment's words (lanes 0..k).
+        k: Bits<6> = 0,
         /// The first fragment of an FPDU.
-        first: Bit = 11,
+        first: Bit = 6,
         /// The FPDU does not fit the open segment (cb); set on its first fragment.
-        cb: Bit = 12,
+        cb: Bit = 7,
         /// The fragment ends a segment.
-        seg_end: Bit = 13,
-        /// s is not 0 (the second fragment of a cut beat).
-        s_nz: Bit = 14,
+        seg_end: Bit = 8,
     }
 }
 const FRAG_USER: usize = FragUser::BITS;
@@ -189,7 +185,6 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     closing: DFF<Bit>,
     pend: DFF<Bit>,
     rot_amt: DFF<Bits<6>>,
-    adjusted: DFF<Bit>,
     // Sequence numbers: of the next octet out, of the current segment's first octet.
     seq_out: DFF<Bits<32>>,
     seq_inc: DFF<Bits<6>>,
@@ -231,20 +226,21 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     emss: Signal<Local, Bits<16>>,
     emw: Signal<Local, Bits<16>>,
     cb: Signal<Local, Bit>,
+    gt_space: Signal<Local, Bit>,
+    open_n: Signal<Local, Bit>,
     ca: Signal<Local, Bit>,
     over: Signal<Local, Bit>,
     f3_go: Signal<Local, Bit>,
     small_left: Signal<Local, Bit>,
     split: Signal<Local, Bit>,
     piece_end: Signal<Local, Bit>,
-    fs: Signal<Local, Bits<6>>,
+    f_data: Signal<Local, Bits<B>>,
     fk: Signal<Local, Bits<6>>,
     flast: Signal<Local, Bit>,
     fseg_end: Signal<Local, Bit>,
     ffirst: Signal<Local, Bit>,
     fuser: Signal<Local, Bits<FRAG_USER>>,
     // Combinational: gearbox.
-    h_s: Signal<Local, Bits<6>>,
     h_k: Signal<Local, Bits<6>>,
     room_q: Signal<Local, Bits<6>>,
     c_q: Signal<Local, Bits<6>>,
@@ -253,12 +249,8 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     h_last: Signal<Local, Bit>,
     a_emit: Signal<Local, Bit>,
     a_last: Signal<Local, Bit>,
-    adjust: Signal<Local, Bit>,
     merge: Signal<Local, Bit>,
     h_ready: Signal<Local, Bit>,
-    adjust0: Signal<Local, Bit>,
-    rot_none: Signal<Local, Bits<6>>,
-    rot_n: Signal<Local, Bits<6>>,
     seq_n: Signal<Local, Bits<6>>,
     room_n: Signal<Local, Bits<6>>,
     b_end: Signal<Local, Bit>,
@@ -275,7 +267,6 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     total: Signal<Local, Bits<6>>,
     k_gt: Signal<Local, Bit>,
     k_eq: Signal<Local, Bit>,
-    h_s0: Signal<Local, Bit>,
     b_emit: Signal<Local, Bit>,
     b_last: Signal<Local, Bit>,
     b_words: Signal<Local, Bits<6>>,
@@ -369,7 +360,6 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             closing: Default::default(),
             pend: Default::default(),
             rot_amt: Default::default(),
-            adjusted: Default::default(),
             seq_out: Default::default(),
             seq_inc: Default::default(),
             seg_seq: Default::default(),
@@ -403,19 +393,20 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             emss: Default::default(),
             emw: Default::default(),
             cb: Default::default(),
+            gt_space: Default::default(),
+            open_n: Default::default(),
             ca: Default::default(),
             over: Default::default(),
             f3_go: Default::default(),
             small_left: Default::default(),
             split: Default::default(),
             piece_end: Default::default(),
-            fs: Default::default(),
+            f_data: Default::default(),
             fk: Default::default(),
             flast: Default::default(),
             fseg_end: Default::default(),
             ffirst: Default::default(),
             fuser: Default::default(),
-            h_s: Default::default(),
             h_k: Default::default(),
             room_q: Default::default(),
             c_q: Default::default(),
@@ -424,12 +415,8 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             h_last: Default::default(),
             a_emit: Default::default(),
             a_last: Default::default(),
-            adjust: Default::default(),
             merge: Default::default(),
             h_ready: Default::default(),
-            adjust0: Default::default(),
-            rot_none: Default::default(),
-            rot_n: Default::default(),
             seq_n: Default::default(),
             room_n: Default::default(),
             b_end: Default::default(),
@@ -446,7 +433,6 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             total: Default::default(),
             k_gt: Default::default(),
             k_eq: Default::default(),
-            h_s0: Default::default(),
             b_emit: Default::default(),
             b_last: Default::default(),
             b_words: Default::default(),
@@ -536,7 +522,6 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             closing,
             pend,
             rot_amt,
-            adjusted,
             seq_out,
             seq_inc,
             seg_seq,
@@ -558,15 +543,19 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.over_q.d.next = false;
 
         // ---- F3 -> head: the beat, or its two fragments where an oversize FPDU is cut. ----
-        // Phase 0 offers words [0, cut) (or the whole beat), phase 1 the rest [cut, n).
-        self.fs.next = 0.into();
+        // Phase 0 offers words [0, cut) (or the whole beat), phase 1 the rest [cut, n), moved
+        // down to lane 0 here (F3's registers into a word multiplexer), so that every fragment
+        // starts at lane 0 and the gearbox's decision never waits for a lane offset.
+        self.f_data.next = self.f3_data.q.val();
         self.fk.next = self.f3_n.q.val();
         self.flast.next = self.f3_last.q.val();
         self.fseg_end.next =
             self.f3_piece_end.q.val() | (self.f3_last.q.val() & self.fp_ca.q.val());
         if self.f3_split.q.val() {
             if self.f3_phase.q.val() {
-                self.fs.next = self.f3_cut.q.val();
+                // (cut < n <= W/4: masked to the lane bits, a shifter of log2(W/4) stages.)
+                self.f_data.next = self.f3_data.q.val()
+                    >> (bit_cast::<16, 6>(self.f3_cut.q.val() & self.c_wmask.val()) << 5);
                 self.fk.next = self.f3_n.q.val() - self.f3_cut.q.val();
                 self.fseg_end.next = self.f3_last.q.val() & self.fp_ca.q.val();
             } else {
@@ -577,14 +566,12 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         }
         self.ffirst.next = self.f3_first.q.val() & !self.f3_phase.q.val();
         self.fuser.next = 0.into();
-        self.fuser.next.set_value_frag_s(bit_cast::<5, 6>(self.fs.val()));
         self.fuser.next.set_value_frag_k(self.fk.val());
         self.fuser.next.set_value_frag_first(self.ffirst.val());
         self.fuser.next.set_value_frag_cb(self.ffirst.val() & self.f3_cb.q.val());
         self.fuser.next.set_value_frag_seg_end(self.fseg_end.val());
-        self.fuser.next.set_value_frag_s_nz(self.f3_split.q.val() & self.f3_phase.q.val());
         self.head.s_axis.valid.next = self.f3_v.q.val();
-        self.head.s_axis.data.next = self.f3_data.q.val();
+        self.head.s_axis.data.next = self.f_data.val();
         self.head.s_axis.keep.next = self.c_ones_w.val();
         self.head.s_axis.user.next = self.fuser.val();
         self.head.s_axis.last.next = self.flast.val();
@@ -598,7 +585,6 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f3_hold.d.next = false;
         }
         // ---- The gearbox, on the head fragment. ----
-        self.h_s.next = bit_cast::<6, 5>(self.head.m_axis.user.val().get_value_frag_s());
         // Word counts (c, room, k) are at most W/4: masked to the bits that needs, so that
         // synthesis sees the upper bits are 0 and the comparisons and sums stay narrow.
         self.h_k.next = self.head.m_axis.user.val().get_value_frag_k() & self.c_kmask.val();
@@ -649,24 +635,20 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
                 | self.flush.val());
         self.a_last.next =
             self.closing.q.val() | (self.pend.q.val() & self.h_cb.val()) | self.flush.val();
-        // A fragment that starts at lane s > 0 first sets the rotation to c - s (one cycle).
-        self.h_s0.next = !self.head.m_axis.user.val().get_value_frag_s_nz();
-        self.h_ready.next =
-            self.head.m_axis.valid.val() & (self.h_s0.val() | self.adjusted.q.val());
-        self.adjust0.next =
-            self.head.m_axis.valid.val() & !self.h_s0.val() & !self.adjusted.q.val();
-        self.adjust.next = self.adjust0.val() & !self.a_emit.val();
+        // Every fragment starts at lane 0 (F3 moved a cut beat's second fragment down), so
+        // one in the head slice is ready to append.
+        self.h_ready.next = self.head.m_axis.valid.val();
         // Step B: append the head fragment. Not in a cycle where acc goes out, unless acc was
-        // exactly full: then the rotation register already holds -s (c = W/4), so the fragment
+        // exactly full: then the rotation register already holds 0 (c = W/4), so the fragment
         // goes into the emptied acc ("chained": one beat behind, no cycle lost). A merge needs
         // st_ok (acc neither closing nor full), where acc goes out only for an FPDU that does
-        // not fit (excluded here) or at the idle limit (flush; excluded too, though the head
-        // slice is empty then): so merge and a_emit never meet, and with c_full a fragment
-        // ready to go always chains.
+        // not fit (excluded here) or at the idle limit (flush: idle_hit means the head slice
+        // is empty, see above, so h_ready excludes it): so merge and a_emit never meet, and
+        // with c_full a fragment ready to go always chains.
         self.merge.next = self.out.s_axis.ready.val()
             & self.h_ready.val()
             & self.st_ok.q.val()
-            & !(self.pend.q.val() & (self.h_cb.val() | self.idle_hit.q.val()));
+            & !(self.pend.q.val() & self.h_cb.val());
         self.chain.next = self.out.s_axis.ready.val() & self.c_full.q.val() & self.h_ready.val();
         self.k_gt.next = self.h_k.val() > self.room_q.val();
         self.k_eq.next = self.h_k.val() == self.room_q.val();
@@ -690,7 +672,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // (A chain is an a_emit: with c_full and a fragment there, acc must go out.)
         self.u_none.next = !self.a_emit.val() & !self.merge.val();
         self.head.m_axis.ready.next = self.merge.val() | self.chain.val();
-        // The data: the fragment rotated up by c - s lanes after acc's c words.
+        // The data: the fragment rotated up by c lanes after acc's c words.
         self.acc.next = self.acc_m.q.val();
         if self.acc_use_r.q.val() {
             self.acc.next = self.acc_r.q.val();
@@ -703,11 +685,13 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // The output beat.
         self.o_words.next = self.b_words.val();
         self.o_last.next = self.b_last.val();
+        // merged's lanes below c are acc's, so when acc goes out alone (c words) merged is its
+        // beat too (the lanes above c are outside keep): no multiplexer on the data behind
+        // the decision.
         self.out.s_axis.data.next = self.gb.merged.val();
         if self.a_emit.val() {
             self.o_words.next = self.c_q.val();
             self.o_last.next = self.a_last.val();
-            self.out.s_axis.data.next = self.acc.val();
         }
         self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
         self.out.s_axis.last.next = self.o_last.val();
@@ -798,19 +782,9 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             | (self.u_mhold.val() & !self.k_eq.val())
             | (self.u_none.val() & self.st_ok.q.val());
         self.c.d.next = self.c_next.val();
-        // The rotation for the next fragment: c's next value, or c - s when the fragment is
-        // adjusted (only in a cycle that does nothing else: the candidate of that case).
-        self.rot_none.next = self.c_q.val();
-        if self.adjust0.val() {
-            self.rot_none.next = self.c_q.val() - self.h_s.val();
-        }
-        // The same OR of candidates as c's (no multiplexer after c_next).
-        self.rot_n.next = self.c_core.val();
-        if self.u_none.val() {
-            self.rot_n.next = self.c_core.val() | self.rot_none.val();
-        }
-        self.rot_amt.d.next = self.rot_n.val() & self.c_wmask.val();
-        self.adjusted.d.next = self.adjust.val();
+        // The rotation for the next fragment: c's next value modulo a beat (a register of its
+        // own beside c, for the rotation's fanout).
+        self.rot_amt.d.next = self.c_next.val() & self.c_wmask.val();
 
         // ---- F1..F3: the FPDU's wire length and the fit decision. ----
         self.s_axis.ready.next = self.adv.val();
@@ -915,9 +889,10 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.emw_q.d.next = self.emss.val() >> 2;
         self.emw.next = self.emw_q.q.val();
         self.over.next = self.f2_wire.q.val() > self.emw.val();
-        self.cb.next =
-            self.open_q.q.val() & (self.over.val() | (self.f2_wire.q.val() > self.space.q.val()));
+        self.gt_space.next = self.f2_wire.q.val() > self.space.q.val();
+        self.cb.next = self.open_q.q.val() & (self.over.val() | self.gt_space.val());
         self.ca.next = self.f2_push.q.val() | self.over.val();
+        self.open_n.next = self.open_q.q.val();
         // The piece accounting of an oversize FPDU, for F2's beat (never cut in its first beat:
         // a piece is at least 32 words, a beat at most 16).
         self.small_left.next = (self.piece_left.q.val() & 0xFFC0) == 0;
@@ -955,10 +930,15 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
                 self.fp_over.d.next = self.over.val();
                 self.fp_emw.d.next = self.emw.val();
                 self.piece_left.d.next = self.emw.val() - bit_cast::<16, 6>(self.f2_n.q.val());
-                if self.ca.val() {
-                    self.open_q.d.next = false;
-                } else if self.cb.val() | !self.open_q.q.val() {
-                    self.open_q.d.next = true;
+                // A pushed or oversize FPDU closes its segment; any other leaves one open (its
+                // own or the one it joined), so open_q does not wait for the fit comparison.
+                // space is loaded either way, since with no segment open it is not read: a new
+                // segment's when none is open or the FPDU does not fit the open one (cb without
+                // its oversize term: an oversize FPDU closes the segment, so what space gets
+                // then does not matter). Only the comparison's carry chain and one LUT (open_q,
+                // gt_space, the two candidates) come before it.
+                self.open_n.next = !self.ca.val();
+                if !self.open_q.q.val() | self.gt_space.val() {
                     self.space.d.next = self.emw.val() - self.f2_wire.q.val();
                 } else {
                     self.space.d.next = self.space.q.val() - self.f2_wire.q.val();
@@ -970,8 +950,12 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // The idle limit closed the segment: the next FPDU opens a new one (the F stages are
         // empty, so no decision on the open segment is under way).
         if self.flush.val() & self.out.s_axis.ready.val() {
-            self.open_q.d.next = false;
+            self.open_n.next = false;
         }
+        if self.rst.val() {
+            self.open_n.next = false;
+        }
+        self.open_q.d.next = self.open_n.val();
 
         // Reset: sequence number and stream position from the settings.
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
@@ -988,7 +972,6 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.f3_v.d.next = false;
             self.f3_phase.d.next = false;
             self.f3_hold.d.next = false;
-            self.open_q.d.next = false;
             self.c.d.next = 0.into();
             self.room.d.next = self.c_words.val();
             self.c_full.d.next = false;
@@ -996,7 +979,6 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.pend.d.next = false;
             self.st_ok.d.next = true;
             self.rot_amt.d.next = 0.into();
-            self.adjusted.d.next = false;
             self.over_q.d.next = false;
             self.idle_left.d.next = self.cfg_idle.val();
             self.idle_hit.d.next = false;
