@@ -8,6 +8,8 @@
 //! - [`keep_words`]: whole 4-octet words in a beat from its `keep` (the MPA blocks' decoder);
 //! - [`stream_fifo`]: a 32-beat stream FIFO in distributed RAM;
 //! - [`stream_outq`]: a two-slot output queue for blocks whose emit decision comes late;
+//!   [`stream_outq_rr`]: the same with a registered `ready` (the Marker inserter, the framer);
+//!   [`stream_outq3`]: three slots behind an output stage register (the segmenter);
 //! - [`stream_skid`]: the register slice every streaming block's output goes through;
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
 //! - [`rx`]: the receive datapath (`mpa_rx`);
@@ -35,6 +37,7 @@ pub mod skid;
 pub mod stream;
 pub mod stream_fifo;
 pub mod stream_outq;
+pub mod stream_outq3;
 pub mod stream_outq_rr;
 pub mod stream_skid;
 pub mod tx;

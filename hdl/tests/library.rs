@@ -257,6 +257,110 @@ mod stream_outq_rr {
     }
 }
 
+// ---- src/stream_outq3.rs ----
+mod stream_outq3 {
+    use hdl::stream_outq3::*;
+    use rust_hdl::prelude::*;
+
+    use super::settle_block as settle;
+
+    fn cycle(q: &mut StreamOutQ3<4, 32, 8>) {
+        q.clock.next = Clock::from(false);
+        settle(q);
+        q.clock.next = Clock::from(true);
+        settle(q);
+    }
+
+    /// A producer with an output stage: it announces a beat (`s_next`) only while `ready` is
+    /// high and pushes it in the next cycle; a consumer with pseudo-random `ready`. Every beat
+    /// comes out once, in order; `ready` is high exactly while the beats held plus the one in
+    /// the stage are at most two; `valid` while one is held; with both sides always willing,
+    /// one beat per cycle.
+    #[test]
+    fn beats_keep_their_order_and_ready_counts_the_staged_beat() {
+        let mut q = StreamOutQ3::<4, 32, 8>::new();
+        q.connect_all();
+        check_all(&q).unwrap();
+        let mut lcg: u64 = 4242;
+        let mut next = || {
+            lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lcg >> 33
+        };
+        let (mut sent, mut got) = (Vec::new(), Vec::new());
+        let mut beat = 0u64;
+        // The stage: the beat announced last cycle, if any.
+        let mut stage: Option<(usize, usize, usize, bool)> = None;
+        let mut held = 0usize;
+        let mut full_rate_out = 0;
+        let mut full_seen = 0;
+        for cyc in 0..8000 {
+            let rst = cyc < 2;
+            // Cycles 5000..5100: both sides always willing.
+            let steady = (5000..5100).contains(&cyc);
+            let want = steady || next() % 3 != 0;
+            let ready = steady || next() % 4 != 0;
+            q.rst.next = rst;
+            q.m_axis.ready.next = ready;
+            settle(&mut q);
+            let rdy = q.s_axis.ready.val();
+            let in_stage = stage.is_some() as usize;
+            if !rst && cyc > 2 {
+                assert_eq!(rdy, held + in_stage <= 2, "ready with {held} held, cycle {cyc}");
+                assert_eq!(q.m_axis.valid.val(), held > 0, "valid with {held} held, cycle {cyc}");
+            }
+            full_seen += (held == 3) as usize;
+            let announce = want && rdy && !rst;
+            q.s_next.next = announce;
+            q.s_axis.valid.next = stage.is_some();
+            let (d, k, u, l) = stage.unwrap_or((0x5555_5555, 3, 0x55, false));
+            q.s_axis.data.next = (d as u64).into();
+            q.s_axis.keep.next = (k as u64).into();
+            q.s_axis.user.next = (u as u64).into();
+            q.s_axis.last.next = l;
+            settle(&mut q);
+            let popped = q.m_axis.valid.val() && ready && !rst;
+            if popped {
+                got.push((
+                    q.m_axis.data.val().index(),
+                    q.m_axis.keep.val().index(),
+                    q.m_axis.user.val().index(),
+                    q.m_axis.last.val(),
+                ));
+                if steady && cyc > 5003 {
+                    full_rate_out += 1;
+                }
+            }
+            let pushed = stage.take();
+            if let Some(b) = pushed {
+                sent.push(b);
+            }
+            held = if rst { 0 } else { held + pushed.is_some() as usize - popped as usize };
+            if announce {
+                let data = (beat as u32).wrapping_mul(0x9E37_79B9);
+                stage = Some((
+                    data as usize,
+                    (beat & 15) as usize,
+                    (beat & 255) as usize,
+                    beat % 3 == 0,
+                ));
+                beat += 1;
+            }
+            cycle(&mut q);
+        }
+        assert!(got.len() > 3000, "only {} beats out", got.len());
+        assert!(full_seen > 0, "the queue never held three beats");
+        assert_eq!(got[..], sent[..got.len()], "beats out differ from beats in");
+        assert_eq!(
+            sent.len() - got.len(),
+            held,
+            "beats lost: {} in, {} out",
+            sent.len(),
+            got.len()
+        );
+        assert_eq!(full_rate_out, 96, "one beat per cycle while both sides are willing");
+    }
+}
+
 // ---- src/comb_shadow.rs ----
 mod comb_shadow {
     use hdl::comb_shadow::*;
