@@ -122,15 +122,15 @@ impl<const W: usize, const B: usize> MpaTx<W, B> {
     /// Cycles from the transfer of a ULPDU's first beat to the transfer of its segment's first
     /// beat, for an FPDU of more than one beat, nothing ahead of it and no backpressure: framer
     /// (2: input register, output queue), Marker inserter (4: input register, decided-beat
-    /// register, head register, output queue), the CRC unit's FIFO (3), segmenter (6: F1, F2,
-    /// F2b, F3, head register, output queue).
+    /// register, head register, output queue), the CRC unit's FIFO (3), segmenter (7: F1, F2,
+    /// F2b, F3, head register, output stage, output queue).
     pub fn latency() -> usize {
-        2 + 4 + 3 + 6
+        2 + 4 + 3 + 7
     }
 
     /// The same for an FPDU of one beat, which waits in the CRC unit for its CRC.
     pub fn latency_crc_wait() -> usize {
-        2 + 4 + TxCrcUnit::<W, B>::latency() + 6
+        2 + 4 + TxCrcUnit::<W, B>::latency() + 7
     }
 }
 

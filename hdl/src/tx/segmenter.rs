@@ -17,8 +17,9 @@
 //! as if that FPDU had been pushed, so a ULP that waits for an answer never hangs.
 //!
 //! ```text
-//!  s_axis ─► F1 ─► F2 ─► F2b ─► F3 ─► head (register slice) ─► gearbox ─► out (2-slot queue) ─► m_axis
-//!            y     wire  fit?, cut       fragments        acc + fragment rotated by c lanes
+//!  s_axis ─► F1 ─► F2 ─► F2b ─► F3 ─► head (register slice) ─► gearbox ─► stage ─► out (3-slot queue) ─► m_axis
+//!            y     wire  fit?, cut       fragments        acc + fragment      beat, words,  keep, sequence
+//!                                                         rotated by c lanes  last          numbers
 //! ```
 //! F1..F3 work out, for each FPDU, its length on the wire from P (its length without Markers)
 //! and the stream position `a` of its first word (mod 128 words): a leading Marker when `a = 0`,
@@ -46,10 +47,15 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Six cycles from an input beat to its output beat when the segment goes on (F1, F2, F2b, F3,
-//! the head slice, the output queue). `m_axis` comes from a two-slot queue: a 2:1 multiplexer of
-//! registers ([`crate::stream_outq_rr::StreamOutQRr`], its `ready` a register). The datapath moves one fragment per cycle: the output has one beat
-//! per cycle while a segment holds one FPDU; FPDUs packed into one segment share beats, so the
+//! Seven cycles from an input beat to its output beat when the segment goes on (F1, F2, F2b, F3,
+//! the head slice, the output stage, the output queue). The gearbox's decision goes into an
+//! output stage (the beat, its word count and `last`, registered without an enable); the stage
+//! pushes it into a three-slot queue ([`crate::stream_outq3::StreamOutQ3`]) whose registered
+//! `ready` counts the beat in the stage, and the beat's `keep` and sequence number are worked out
+//! from the stage's registers, so the decision reaches neither (one cycle more than before stop
+//! 52, for the Fmax). `m_axis` is a 3:1 multiplexer of registers. The datapath moves one
+//! fragment per cycle: the output has one beat per cycle while a segment holds one FPDU; FPDUs
+//! packed into one segment share beats, so the
 //! output then has fewer beats than the cycles the FPDUs took (each FPDU is whole beats inside
 //! the transmit path). One more cycle is spent where a segment is closed because the next FPDU
 //! does not fit and the closed segment's last beat is partial, and one per cut of an oversize
@@ -63,7 +69,7 @@ use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
-use crate::stream_outq_rr::StreamOutQRr;
+use crate::stream_outq3::StreamOutQ3;
 use crate::stream_skid::StreamSkid;
 use crate::tx::TX_FPDU_USER;
 use rust_hdl::prelude::*;
@@ -107,7 +113,7 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     /// Pulse: an FPDU longer than EMSS.
     pub oversize: Signal<Out, Bit>,
     head: StreamSkid<W, B, FRAG_USER>,
-    out: StreamOutQRr<W, B, TX_SEGMENT_USER>,
+    out: StreamOutQ3<W, B, TX_SEGMENT_USER>,
     // Input side: inside an FPDU; whether the stream position a of the next input word (mod 128)
     // is 0; a - 2 (16 bits: -2 and -1 for positions 0 and 1; its low 7 bits are a - 2 mod 128).
     in_mid: DFF<Bit>,
@@ -185,9 +191,15 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     closing: DFF<Bit>,
     pend: DFF<Bit>,
     rot_amt: DFF<Bits<6>>,
-    // Sequence numbers: of the next octet out, of the current segment's first octet.
+    // The output stage: the decided beat (data, its words, last), registered without an
+    // enable, pushed into the output queue in the next cycle.
+    s_v: DFF<Bit>,
+    s_data: DFF<Bits<B>>,
+    s_words: DFF<Bits<6>>,
+    s_last: DFF<Bit>,
+    // Sequence numbers, behind the stage: of the next octet into the queue, of the current
+    // segment's first octet; the stage's beat is a segment's first.
     seq_out: DFF<Bits<32>>,
-    seq_inc: DFF<Bits<6>>,
     seg_seq: DFF<Bits<32>>,
     seg_first: DFF<Bit>,
     // Idle limit: quiet cycles still to go (loaded with cfg_idle while not quiet, counted down
@@ -251,7 +263,6 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     a_last: Signal<Local, Bit>,
     merge: Signal<Local, Bit>,
     h_ready: Signal<Local, Bit>,
-    seq_n: Signal<Local, Bits<6>>,
     room_n: Signal<Local, Bits<6>>,
     b_end: Signal<Local, Bit>,
     u_chain: Signal<Local, Bit>,
@@ -276,7 +287,6 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     gb: Gearbox<B>,
     o_words: Signal<Local, Bits<6>>,
     o_last: Signal<Local, Bit>,
-    seq_now: Signal<Local, Bits<32>>,
     pos: Signal<Local, Bits<32>>,
     quiet: Signal<Local, Bit>,
     flush: Signal<Local, Bit>,
@@ -299,7 +309,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             m_axis: StreamSource::new(),
             oversize: Default::default(),
             head: StreamSkid::loading_while_empty(),
-            out: StreamOutQRr::new(),
+            out: StreamOutQ3::new(),
             in_mid: Default::default(),
             ipos_zero: Default::default(),
             ipos_m2: Default::default(),
@@ -360,8 +370,11 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             closing: Default::default(),
             pend: Default::default(),
             rot_amt: Default::default(),
+            s_v: Default::default(),
+            s_data: Default::default(),
+            s_words: Default::default(),
+            s_last: Default::default(),
             seq_out: Default::default(),
-            seq_inc: Default::default(),
             seg_seq: Default::default(),
             seg_first: Default::default(),
             idle_left: Default::default(),
@@ -417,7 +430,6 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             a_last: Default::default(),
             merge: Default::default(),
             h_ready: Default::default(),
-            seq_n: Default::default(),
             room_n: Default::default(),
             b_end: Default::default(),
             u_chain: Default::default(),
@@ -442,7 +454,6 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             gb: Gearbox::new("TxSegmenter", 32),
             o_words: Default::default(),
             o_last: Default::default(),
-            seq_now: Default::default(),
             pos: Default::default(),
             quiet: Default::default(),
             flush: Default::default(),
@@ -522,8 +533,11 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             closing,
             pend,
             rot_amt,
+            s_v,
+            s_data,
+            s_words,
+            s_last,
             seq_out,
-            seq_inc,
             seg_seq,
             seg_first,
             idle_left,
@@ -685,47 +699,38 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // The output beat.
         self.o_words.next = self.b_words.val();
         self.o_last.next = self.b_last.val();
-        // merged's lanes below c are acc's, so when acc goes out alone (c words) merged is its
-        // beat too (the lanes above c are outside keep): no multiplexer on the data behind
-        // the decision.
-        self.out.s_axis.data.next = self.gb.merged.val();
         if self.a_emit.val() {
             self.o_words.next = self.c_q.val();
             self.o_last.next = self.a_last.val();
         }
-        self.out.s_axis.valid.next = self.a_emit.val() | self.b_emit.val();
-        self.out.s_axis.last.next = self.o_last.val();
-        self.out.s_axis.keep.next =
-            !(self.c_ones_w.val() << (bit_cast::<8, 6>(self.o_words.val()) << 2));
-        // Sequence numbers: seq_out lags one beat behind (seq_inc words not yet added), so the
-        // adder stays off the emit decision.
-        self.seq_now.next = self.seq_out.q.val() + (bit_cast::<32, 6>(self.seq_inc.q.val()) << 2);
-        self.seq_out.d.next = self.seq_now.val();
+        // The output stage: loaded every cycle, its valid the decision; the queue's ready
+        // counts the beat it holds (s_next), so it is pushed in the next cycle unconditionally.
+        // merged's lanes below c are acc's, so when acc goes out alone (c words) merged is its
+        // beat too (the lanes above c are outside keep): no multiplexer on the data behind
+        // the decision.
+        self.s_v.d.next = self.a_emit.val() | self.b_emit.val();
+        self.s_data.d.next = self.gb.merged.val();
+        self.s_words.d.next = self.o_words.val();
+        self.s_last.d.next = self.o_last.val();
+        self.out.s_next.next = self.a_emit.val() | self.b_emit.val();
+        self.out.s_axis.valid.next = self.s_v.q.val();
+        self.out.s_axis.data.next = self.s_data.q.val();
+        self.out.s_axis.last.next = self.s_last.q.val();
+        self.out.s_axis.keep.next = !(self.c_ones_w.val()
+            << (bit_cast::<8, 6>(self.s_words.q.val() & self.c_kmask.val()) << 2));
+        // Sequence numbers, from the stage's registers: the beat carries its segment's first
+        // sequence number (seq_out when it starts the segment).
         self.out.s_axis.user.next = self.seg_seq.q.val();
         if self.seg_first.q.val() {
-            self.out.s_axis.user.next = self.seq_now.val();
+            self.out.s_axis.user.next = self.seq_out.q.val();
         }
-        // The words out: acc's (a_emit: chain or alone), a full beat (k > room), or the merged
-        // beat's (k == room: a full one, else c + k).
-        self.seq_n.next = 0.into();
-        if self.u_chain.val() | self.u_aonly.val() {
-            self.seq_n.next = self.c_q.val();
-        }
-        if self.u_mgt.val() {
-            self.seq_n.next = self.seq_n.val() | self.c_words.val();
-        }
-        if self.u_mend.val() {
-            self.seq_n.next = self.seq_n.val() | self.b_words.val();
-        }
-        self.seq_inc.d.next = self.seq_n.val();
-        self.seg_first.d.next = (self.seg_first.q.val() & self.u_none.val())
-            | (self.seg_first.q.val() & self.u_mhold.val())
-            | ((self.u_chain.val() | self.u_aonly.val()) & self.a_last.val())
-            | ((self.u_mgt.val() | self.u_mend.val()) & self.b_last.val());
-        // The segment's first sequence number: loaded while its first beat is awaited (seq_now
-        // does not move until a beat goes out), so the enable is a register, not the decision.
-        if self.seg_first.q.val() {
-            self.seg_seq.d.next = self.seq_now.val();
+        if self.s_v.q.val() {
+            self.seq_out.d.next = self.seq_out.q.val()
+                + (bit_cast::<32, 6>(self.s_words.q.val() & self.c_kmask.val()) << 2);
+            self.seg_first.d.next = self.s_last.q.val();
+            if self.seg_first.q.val() {
+                self.seg_seq.d.next = self.seq_out.q.val();
+            }
         }
         // Gearbox state. acc: the fragment's leftover words (rot) after a full beat went out,
         // else merged (acc's words stay in lanes 0..c, whatever else happened).
@@ -963,8 +968,8 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.ipos_zero.d.next = bit_cast::<7, 32>(self.pos.val() >> 2) == 0;
             self.ipos_m2.d.next = bit_cast::<16, 7>(bit_cast::<7, 32>(self.pos.val() >> 2)) - 2;
             self.seq_out.d.next = self.cfg_seq.val();
-            self.seq_inc.d.next = 0.into();
             self.seg_first.d.next = true;
+            self.s_v.d.next = false;
             self.in_mid.d.next = false;
             self.f1_v.d.next = false;
             self.e2_v.d.next = false;
