@@ -1,5 +1,6 @@
-//! `StreamOutQRr`: the transmit blocks' two-slot output queue, with `s_axis.ready` a register
-//! and `s_axis.valid` taken as a push.
+//! `StreamOutQRr`: the framer's and the Marker inserter's two-slot output queue, with
+//! `s_axis.ready` a register and `s_axis.valid` taken as a push (the segmenter's is
+//! [`crate::stream_outq3::StreamOutQ3`], behind an output stage).
 //!
 //! The transmit blocks' decision to emit reads the queue's `ready` first and comes late in the
 //! cycle. As in [`crate::stream_outq::StreamOutQ`], each slot's payload registers load the offered

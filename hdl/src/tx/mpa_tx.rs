@@ -34,8 +34,8 @@
 //! `W` bytes per beat: 4, 8, 16, 32, 64; `B = 8W`.
 //!
 //! ### Latency and throughput
-//! First octet in to first octet out: 15 cycles ([`MpaTx::latency`]); an FPDU of one beat waits
-//! for its CRC: [`MpaTx::latency_crc_wait`] (27 at W = 8, 33 at W = 64). Both are checked by the
+//! First octet in to first octet out: 16 cycles ([`MpaTx::latency`]); an FPDU of one beat waits
+//! for its CRC: [`MpaTx::latency_crc_wait`] (28 at W = 8, 34 at W = 64). Both are checked by the
 //! tests. One beat per cycle at the output with no backpressure (measured above 0.999 at every
 //! width); the input is held only for the octets framing adds (length, PAD, CRC, Markers).
 //!
