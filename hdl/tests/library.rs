@@ -14,6 +14,15 @@ fn settle_block<T: rust_hdl::prelude::Block>(b: &mut T) {
     }
 }
 
+/// The stream tests' pseudo-random source (a 64-bit LCG, its upper 31 bits), from a seed.
+fn lcg_source(seed: u64) -> impl FnMut() -> u64 {
+    let mut lcg = seed;
+    move || {
+        lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lcg >> 33
+    }
+}
+
 // ---- src/crc/matrices.rs ----
 mod crc_matrices {
     use golden::crc::{ALL, CRC32C};
@@ -110,11 +119,7 @@ mod stream_skid {
         a.connect_all();
         b.connect_all();
         check_all(&a).unwrap();
-        let mut lcg: u64 = 12345;
-        let mut next = || {
-            lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            lcg >> 33
-        };
+        let mut next = super::lcg_source(12345);
         let (mut sent, mut got) = (Vec::new(), Vec::new());
         let mut beat = 0u64;
         for cyc in 0..4000 {
@@ -189,11 +194,7 @@ mod stream_outq_rr {
         let mut q = StreamOutQRr::<4, 32, 8>::new();
         q.connect_all();
         check_all(&q).unwrap();
-        let mut lcg: u64 = 777;
-        let mut next = || {
-            lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            lcg >> 33
-        };
+        let mut next = super::lcg_source(777);
         let (mut sent, mut got) = (Vec::new(), Vec::new());
         let mut beat = 0u64;
         let mut held = 0usize;
@@ -284,11 +285,7 @@ mod stream_outq3 {
         let mut q = StreamOutQ3::<4, 32, 8>::new();
         q.connect_all();
         check_all(&q).unwrap();
-        let mut lcg: u64 = 4242;
-        let mut next = || {
-            lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            lcg >> 33
-        };
+        let mut next = super::lcg_source(4242);
         let mut model: std::collections::VecDeque<Beat> = Default::default();
         let mut beat = 0u64;
         // The stage: the beat announced last cycle, if any.

@@ -55,9 +55,8 @@
 //! from the stage's registers, so the decision reaches neither (one cycle more than before stop
 //! 52, for the Fmax). `m_axis` is a 3:1 multiplexer of registers. The datapath moves one
 //! fragment per cycle: the output has one beat per cycle while a segment holds one FPDU; FPDUs
-//! packed into one segment share beats, so the
-//! output then has fewer beats than the cycles the FPDUs took (each FPDU is whole beats inside
-//! the transmit path). One more cycle is spent where a segment is closed because the next FPDU
+//! packed into one segment share beats, so the output then has fewer beats than the cycles the
+//! FPDUs took (each FPDU is whole beats inside the transmit path). One more cycle is spent where a segment is closed because the next FPDU
 //! does not fit and the closed segment's last beat is partial, and one per cut of an oversize
 //! FPDU inside a beat (F3 offers the cut beat's two fragments in two cycles).
 //!
