@@ -258,32 +258,24 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     h_cb: Signal<Local, Bit>,
     h_seg_end: Signal<Local, Bit>,
     h_last: Signal<Local, Bit>,
-    a_emit: Signal<Local, Bit>,
-    a_last: Signal<Local, Bit>,
-    merge: Signal<Local, Bit>,
-    h_ready: Signal<Local, Bit>,
-    room_n: Signal<Local, Bits<6>>,
     b_end: Signal<Local, Bit>,
-    u_chain: Signal<Local, Bit>,
-    u_aonly: Signal<Local, Bit>,
-    u_mgt: Signal<Local, Bit>,
-    u_mend: Signal<Local, Bit>,
-    u_mhold: Signal<Local, Bit>,
-    u_none: Signal<Local, Bit>,
     f_full: Signal<Local, Bit>,
-    f_close: Signal<Local, Bit>,
-    f_pend: Signal<Local, Bit>,
-    chain: Signal<Local, Bit>,
-    total: Signal<Local, Bits<6>>,
     k_gt: Signal<Local, Bit>,
     k_eq: Signal<Local, Bit>,
-    b_emit: Signal<Local, Bit>,
-    b_last: Signal<Local, Bit>,
-    b_words: Signal<Local, Bits<6>>,
     c_next: Signal<Local, Bits<6>>,
-    c_core: Signal<Local, Bits<6>>,
     acc: Signal<Local, Bits<B>>,
     gb: Gearbox<B>,
+    rdy: Signal<Local, Bit>,
+    hv: Signal<Local, Bit>,
+    pcb: Signal<Local, Bit>,
+    a_first: Signal<Local, Bit>,
+    a_nohv: Signal<Local, Bit>,
+    mg: Signal<Local, Bit>,
+    m_room: Signal<Local, Bits<6>>,
+    m_c: Signal<Local, Bits<6>>,
+    room_next: Signal<Local, Bits<6>>,
+    o_acc: Signal<Local, Bit>,
+    o_emit: Signal<Local, Bit>,
     o_words: Signal<Local, Bits<6>>,
     o_last: Signal<Local, Bit>,
     pos: Signal<Local, Bits<32>>,
@@ -425,32 +417,24 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             h_cb: Default::default(),
             h_seg_end: Default::default(),
             h_last: Default::default(),
-            a_emit: Default::default(),
-            a_last: Default::default(),
-            merge: Default::default(),
-            h_ready: Default::default(),
-            room_n: Default::default(),
             b_end: Default::default(),
-            u_chain: Default::default(),
-            u_aonly: Default::default(),
-            u_mgt: Default::default(),
-            u_mend: Default::default(),
-            u_mhold: Default::default(),
-            u_none: Default::default(),
             f_full: Default::default(),
-            f_close: Default::default(),
-            f_pend: Default::default(),
-            chain: Default::default(),
-            total: Default::default(),
             k_gt: Default::default(),
             k_eq: Default::default(),
-            b_emit: Default::default(),
-            b_last: Default::default(),
-            b_words: Default::default(),
             c_next: Default::default(),
-            c_core: Default::default(),
             acc: Default::default(),
             gb: Gearbox::new("TxSegmenter", 32),
+            rdy: Default::default(),
+            hv: Default::default(),
+            pcb: Default::default(),
+            a_first: Default::default(),
+            a_nohv: Default::default(),
+            mg: Default::default(),
+            m_room: Default::default(),
+            m_c: Default::default(),
+            room_next: Default::default(),
+            o_acc: Default::default(),
+            o_emit: Default::default(),
             o_words: Default::default(),
             o_last: Default::default(),
             pos: Default::default(),
@@ -633,58 +617,108 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             }
             self.idle_hit.d.next = self.cfg_idle.val().any() & ((self.idle_left.q.val() >> 1) == 0);
         }
-        // Every input of the decisions below is a register (the head slice's entry, the output
-        // queue's ready, the gearbox state), and the cycle's action is one of five exclusive
-        // cases, each register's next value the OR of each case's candidate (worked out beside
-        // the cases) under its case: no priority chain of multiplexers after the decision.
-        // Step A: acc goes out when it must: a closed segment's end, a full beat, the end of
-        // an FPDU once the next FPDU shows whether it fits, or at the idle limit.
-        self.a_emit.next = self.out.s_axis.ready.val()
-            & (self.closing.q.val()
-                | (self.c_full.q.val() & !self.pend.q.val())
-                | (self.pend.q.val()
-                    & self.head.m_axis.valid.val()
-                    & (self.c_full.q.val() | self.h_cb.val()))
-                | self.flush.val());
-        self.a_last.next =
-            self.closing.q.val() | (self.pend.q.val() & self.h_cb.val()) | self.flush.val();
-        // Every fragment starts at lane 0 (F3 moved a cut beat's second fragment down), so
-        // one in the head slice is ready to append.
-        self.h_ready.next = self.head.m_axis.valid.val();
-        // Step B: append the head fragment. Not in a cycle where acc goes out, unless acc was
-        // exactly full: then the rotation register already holds 0 (c = W/4), so the fragment
-        // goes into the emptied acc ("chained": one beat behind, no cycle lost). A merge needs
-        // st_ok (acc neither closing nor full), where acc goes out only for an FPDU that does
-        // not fit (excluded here) or at the idle limit (flush: idle_hit means the head slice
-        // is empty, see above, so h_ready excludes it): so merge and a_emit never meet, and
-        // with c_full a fragment ready to go always chains.
-        self.merge.next = self.out.s_axis.ready.val()
-            & self.h_ready.val()
-            & self.st_ok.q.val()
-            & !(self.pend.q.val() & self.h_cb.val());
-        self.chain.next = self.out.s_axis.ready.val() & self.c_full.q.val() & self.h_ready.val();
+        // The gearbox's decision. Every input is a register (the head slice's entry, the output
+        // queue's ready, the gearbox state), and each register's next value is written out on
+        // its own from the few facts it depends on, with what the state guarantees folded in
+        // (no chain of shared case signals before them): st_ok is !closing & !c_full; closing
+        // and pend are never both set; idle_hit means the head slice is empty (see above), so
+        // the idle limit acts only without a head fragment. Nothing moves without the output
+        // queue's ready (rdy: every register holds, acc_use_r and the stage's valid are 0).
+        // With rdy:
+        // - a head fragment (hv) behind a full acc (c_full) is chained: acc goes out, the
+        //   fragment's k words become acc;
+        // - else acc goes out alone ahead of the fragment when a segment's end waits (closing)
+        //   or the FPDU pending does not fit the segment (pend & cb: a_first);
+        // - else the fragment merges after acc's c words (mg): a full beat goes out when
+        //   k > room (the other k - room words stay), the beat goes out with nothing left when
+        //   the fragment ends a segment or fills it exactly without ending its FPDU (b_end),
+        //   else the fragment stays in acc;
+        // - with no head fragment, acc goes out alone when a segment's end waits, when it is
+        //   full with no FPDU end pending, or at the idle limit (a_nohv).
+        self.rdy.next = self.out.s_axis.ready.val();
+        self.hv.next = self.head.m_axis.valid.val();
         self.k_gt.next = self.h_k.val() > self.room_q.val();
         self.k_eq.next = self.h_k.val() == self.room_q.val();
-        self.total.next = self.c_q.val() + self.h_k.val();
-        // The merged fragment ends a beat that goes out (besides a full one, k > room).
+        self.f_full.next = self.h_k.val() == self.c_words.val();
+        self.pcb.next = self.pend.q.val() & self.h_cb.val();
+        self.a_first.next = self.closing.q.val() | self.pcb.val();
+        self.a_nohv.next =
+            self.closing.q.val() | (self.c_full.q.val() & !self.pend.q.val()) | self.flush.val();
+        self.mg.next = self.st_ok.q.val() & !self.pcb.val();
         self.b_end.next = self.h_seg_end.val() | (self.k_eq.val() & !self.h_last.val());
-        self.b_emit.next = self.merge.val() & (self.k_gt.val() | self.b_end.val());
-        self.b_last.next = self.h_seg_end.val() & !self.k_gt.val();
-        self.b_words.next = self.total.val();
-        if self.k_gt.val() | self.k_eq.val() {
-            self.b_words.next = self.c_words.val();
+        // A merge's room and c: a full beat out (k > room), the beat out with nothing left, or
+        // the fragment kept (c + k words).
+        self.m_room.next = self.room_q.val() - self.h_k.val();
+        self.m_c.next = self.c_q.val() + self.h_k.val();
+        if self.b_end.val() {
+            self.m_room.next = self.c_words.val();
+            self.m_c.next = 0.into();
         }
-        // The five cases: chain; acc out alone (a_emit without chain); a merge that leaves
-        // words in acc after a full beat (k > room); one that ends a beat with nothing left;
-        // one that puts nothing out.
-        self.u_chain.next = self.chain.val();
-        self.u_aonly.next = self.a_emit.val() & !self.chain.val();
-        self.u_mgt.next = self.merge.val() & self.k_gt.val();
-        self.u_mend.next = self.merge.val() & !self.k_gt.val() & self.b_end.val();
-        self.u_mhold.next = self.merge.val() & !self.k_gt.val() & !self.b_end.val();
-        // (A chain is an a_emit: with c_full and a fragment there, acc must go out.)
-        self.u_none.next = !self.a_emit.val() & !self.merge.val();
-        self.head.m_axis.ready.next = self.merge.val() | self.chain.val();
+        if self.k_gt.val() {
+            self.m_room.next = self.c_words.val() + self.room_q.val() - self.h_k.val();
+            self.m_c.next = self.h_k.val() - self.room_q.val();
+        }
+        self.room_next.next = self.room.q.val();
+        self.c_next.next = self.c_q.val();
+        if self.a_nohv.val() {
+            self.room_next.next = self.c_words.val();
+            self.c_next.next = 0.into();
+        }
+        if self.hv.val() {
+            self.room_next.next = self.m_room.val();
+            self.c_next.next = self.m_c.val();
+            if self.a_first.val() {
+                self.room_next.next = self.c_words.val();
+                self.c_next.next = 0.into();
+            }
+            if self.c_full.q.val() {
+                self.room_next.next = self.c_words.val() - self.h_k.val();
+                self.c_next.next = self.h_k.val();
+            }
+        }
+        // The flags, each from its own terms (with hv | without).
+        self.closing.d.next = false;
+        self.pend.d.next = self.pend.q.val() & !self.idle_hit.q.val();
+        self.c_full.d.next =
+            self.c_full.q.val() & !self.closing.q.val() & self.pend.q.val() & !self.idle_hit.q.val();
+        self.st_ok.d.next = !self.c_full.d.val();
+        if self.hv.val() {
+            self.closing.d.next = self.h_seg_end.val()
+                & (self.c_full.q.val() | (self.mg.val() & self.k_gt.val()));
+            self.pend.d.next = self.h_last.val()
+                & !self.h_seg_end.val()
+                & (self.c_full.q.val() | (!self.closing.q.val() & !self.pcb.val()));
+            self.c_full.d.next = self.mg.val()
+                & self.k_eq.val()
+                & self.h_last.val()
+                & !self.h_seg_end.val();
+            self.st_ok.d.next = self.a_first.val()
+                | !((self.k_gt.val() & self.h_seg_end.val())
+                    | (self.k_eq.val() & self.h_last.val() & !self.h_seg_end.val()));
+            if self.c_full.q.val() {
+                self.c_full.d.next = self.f_full.val();
+                self.st_ok.d.next = !self.h_seg_end.val() & !self.f_full.val();
+            }
+        }
+        // The output beat: acc alone (with hv: closing, full or a_first; without: a_nohv), or
+        // the merged beat when it fills (k > room) or ends (b_end).
+        self.o_acc.next = !self.hv.val() | self.c_full.q.val() | self.a_first.val();
+        self.o_emit.next = self.a_nohv.val();
+        if self.hv.val() {
+            self.o_emit.next = self.o_acc.val() | self.k_gt.val() | self.b_end.val();
+        }
+        self.o_words.next = self.c_q.val() + self.h_k.val();
+        if self.k_gt.val() | self.k_eq.val() {
+            self.o_words.next = self.c_words.val();
+        }
+        self.o_last.next = self.h_seg_end.val() & !self.k_gt.val();
+        if self.o_acc.val() {
+            self.o_words.next = self.c_q.val();
+            self.o_last.next = self.a_first.val() | self.flush.val();
+        }
+        // The head fragment is taken when it chains or merges.
+        self.head.m_axis.ready.next =
+            self.rdy.val() & self.hv.val() & (self.c_full.q.val() | self.mg.val());
         // The data: the fragment rotated up by c lanes after acc's c words.
         self.acc.next = self.acc_m.q.val();
         if self.acc_use_r.q.val() {
@@ -695,23 +729,16 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         self.gb.amt.next = bit_cast::<8, 6>(self.rot_amt.q.val());
         self.gb.acc.next = self.acc.val();
         self.gb.hold.next = bit_cast::<8, 6>(self.c_q.val());
-        // The output beat.
-        self.o_words.next = self.b_words.val();
-        self.o_last.next = self.b_last.val();
-        if self.a_emit.val() {
-            self.o_words.next = self.c_q.val();
-            self.o_last.next = self.a_last.val();
-        }
         // The output stage: loaded every cycle, its valid the decision; the queue's ready
         // counts the beat it holds (s_next), so it is pushed in the next cycle unconditionally.
         // merged's lanes below c are acc's, so when acc goes out alone (c words) merged is its
         // beat too (the lanes above c are outside keep): no multiplexer on the data behind
         // the decision.
-        self.s_v.d.next = self.a_emit.val() | self.b_emit.val();
+        self.s_v.d.next = self.rdy.val() & self.o_emit.val();
         self.s_data.d.next = self.gb.merged.val();
         self.s_words.d.next = self.o_words.val();
         self.s_last.d.next = self.o_last.val();
-        self.out.s_next.next = self.a_emit.val() | self.b_emit.val();
+        self.out.s_next.next = self.rdy.val() & self.o_emit.val();
         self.out.s_axis.valid.next = self.s_v.q.val();
         self.out.s_axis.data.next = self.s_data.q.val();
         self.out.s_axis.last.next = self.s_last.q.val();
@@ -731,60 +758,22 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
                 self.seg_seq.d.next = self.seq_out.q.val();
             }
         }
-        // Gearbox state. acc: the fragment's leftover words (rot) after a full beat went out,
-        // else merged (acc's words stay in lanes 0..c, whatever else happened).
+        // Gearbox state. acc: the fragment's leftover words (rot) after a full beat went out or
+        // after a chain, else merged (acc's words stay in lanes 0..c, whatever else happened).
         self.acc_m.d.next = self.gb.merged.val();
         self.acc_r.d.next = self.gb.rot.val();
-        self.acc_use_r.d.next = self.u_mgt.val() | self.u_chain.val();
-        // Each case's values (acc emptied: c 0, room a beat, nothing closing or pending):
-        // - chain: acc went out; the fragment's k words are acc now;
-        // - a full beat went out; the fragment's other k - room words stay;
-        // - the fragment stays in acc (c + k words).
-        self.c_core.next = 0.into();
-        self.room_n.next = 0.into();
-        if self.u_chain.val() {
-            self.c_core.next = self.h_k.val();
-            self.room_n.next = self.c_words.val() - self.h_k.val();
+        self.acc_use_r.d.next = self.rdy.val()
+            & self.hv.val()
+            & (self.c_full.q.val() | (self.mg.val() & self.k_gt.val()));
+        if !self.rdy.val() {
+            self.room_next.next = self.room.q.val();
+            self.c_next.next = self.c_q.val();
+            self.closing.d.next = self.closing.q.val();
+            self.pend.d.next = self.pend.q.val();
+            self.c_full.d.next = self.c_full.q.val();
+            self.st_ok.d.next = self.st_ok.q.val();
         }
-        if self.u_aonly.val() | self.u_mend.val() {
-            self.room_n.next = self.room_n.val() | self.c_words.val();
-        }
-        if self.u_mgt.val() {
-            self.c_core.next = self.c_core.val() | (self.h_k.val() - self.room_q.val());
-            self.room_n.next =
-                self.room_n.val() | (self.c_words.val() + self.room_q.val() - self.h_k.val());
-        }
-        if self.u_mhold.val() {
-            self.c_core.next = self.c_core.val() | self.total.val();
-            self.room_n.next = self.room_n.val() | (self.room_q.val() - self.h_k.val());
-        }
-        // c_core: the candidates of the cases that move c; with u_none c stays.
-        self.c_next.next = self.c_core.val();
-        if self.u_none.val() {
-            self.c_next.next = self.c_core.val() | self.c_q.val();
-            self.room_n.next = self.room_n.val() | self.room.q.val();
-        }
-        self.room.d.next = self.room_n.val();
-        // The fragment's sideband: after it, acc is full (chain: k is a beat; merge: k ==
-        // room), a segment's end is waiting (closing), or an FPDU's end (pend).
-        self.f_full.next = self.h_k.val() == self.c_words.val();
-        self.f_close.next = self.h_seg_end.val();
-        self.f_pend.next = self.h_last.val() & !self.h_seg_end.val();
-        self.c_full.d.next = (self.u_chain.val() & self.f_full.val())
-            | (self.u_mhold.val() & self.k_eq.val())
-            | (self.u_none.val() & self.c_full.q.val());
-        self.closing.d.next = ((self.u_chain.val() | self.u_mgt.val()) & self.f_close.val())
-            | (self.u_none.val() & self.closing.q.val());
-        self.pend.d.next = ((self.u_chain.val() | self.u_mgt.val()) & self.f_pend.val())
-            | (self.u_mhold.val() & self.h_last.val())
-            | (self.u_none.val() & self.pend.q.val());
-        // !closing & !c_full for the next cycle, the same way.
-        self.st_ok.d.next = self.u_aonly.val()
-            | self.u_mend.val()
-            | (self.u_chain.val() & !self.f_close.val() & !self.f_full.val())
-            | (self.u_mgt.val() & !self.f_close.val())
-            | (self.u_mhold.val() & !self.k_eq.val())
-            | (self.u_none.val() & self.st_ok.q.val());
+        self.room.d.next = self.room_next.val();
         self.c.d.next = self.c_next.val();
         // The rotation for the next fragment: c's next value modulo a beat (a register of its
         // own beside c, for the rotation's fanout).
