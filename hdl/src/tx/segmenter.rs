@@ -679,19 +679,19 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // The flags, each from its own terms (with hv | without).
         self.closing.d.next = false;
         self.pend.d.next = self.pend.q.val() & !self.idle_hit.q.val();
-        self.c_full.d.next =
-            self.c_full.q.val() & !self.closing.q.val() & self.pend.q.val() & !self.idle_hit.q.val();
+        self.c_full.d.next = self.c_full.q.val()
+            & !self.closing.q.val()
+            & self.pend.q.val()
+            & !self.idle_hit.q.val();
         self.st_ok.d.next = !self.c_full.d.val();
         if self.hv.val() {
-            self.closing.d.next = self.h_seg_end.val()
-                & (self.c_full.q.val() | (self.mg.val() & self.k_gt.val()));
+            self.closing.d.next =
+                self.h_seg_end.val() & (self.c_full.q.val() | (self.mg.val() & self.k_gt.val()));
             self.pend.d.next = self.h_last.val()
                 & !self.h_seg_end.val()
                 & (self.c_full.q.val() | (!self.closing.q.val() & !self.pcb.val()));
-            self.c_full.d.next = self.mg.val()
-                & self.k_eq.val()
-                & self.h_last.val()
-                & !self.h_seg_end.val();
+            self.c_full.d.next =
+                self.mg.val() & self.k_eq.val() & self.h_last.val() & !self.h_seg_end.val();
             self.st_ok.d.next = self.a_first.val()
                 | !((self.k_gt.val() & self.h_seg_end.val())
                     | (self.k_eq.val() & self.h_last.val() & !self.h_seg_end.val()));
