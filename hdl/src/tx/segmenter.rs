@@ -625,14 +625,17 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // the idle limit acts only without a head fragment. Nothing moves without the output
         // queue's ready (rdy: every register holds, acc_use_r and the stage's valid are 0).
         // With rdy:
-        // - a head fragment (hv) behind a full acc (c_full) is chained: acc goes out, the
-        //   fragment's k words become acc;
+        // - a head fragment (hv) behind a full acc (c_full) is chained: acc goes out and the
+        //   fragment's k words become acc (no cycle lost: with c = W/4 the rotation register
+        //   already holds 0; every fragment starts at lane 0, F3 moved a cut beat's second
+        //   fragment down);
         // - else acc goes out alone ahead of the fragment when a segment's end waits (closing)
         //   or the FPDU pending does not fit the segment (pend & cb: a_first);
         // - else the fragment merges after acc's c words (mg): a full beat goes out when
-        //   k > room (the other k - room words stay), the beat goes out with nothing left when
-        //   the fragment ends a segment or fills it exactly without ending its FPDU (b_end),
-        //   else the fragment stays in acc;
+        //   k > room (the other k - room words stay); the beat goes out with nothing left when
+        //   the fragment ends a segment, or fills the beat exactly and is not its FPDU's last
+        //   (b_end; an FPDU's last fragment waits in acc, pending, for the next FPDU's fit
+        //   decision); else the fragment stays in acc;
         // - with no head fragment, acc goes out alone when a segment's end waits, when it is
         //   full with no FPDU end pending, or at the idle limit (a_nohv).
         self.rdy.next = self.out.s_axis.ready.val();
