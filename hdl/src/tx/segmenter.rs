@@ -623,7 +623,8 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
         // (no chain of shared case signals before them): st_ok is !closing & !c_full; closing
         // and pend are never both set; idle_hit means the head slice is empty (see above), so
         // the idle limit acts only without a head fragment. Nothing moves without the output
-        // queue's ready (rdy: every register holds, acc_use_r and the stage's valid are 0).
+        // queue's ready (rdy): then c, room and the flags hold, acc keeps its c words, and
+        // acc_use_r and the stage's valid are 0.
         // With rdy:
         // - a head fragment (hv) behind a full acc (c_full) is chained: acc goes out and the
         //   fragment's k words become acc (no cycle lost: with c = W/4 the rotation register
@@ -703,7 +704,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
                 self.st_ok.d.next = !self.h_seg_end.val() & !self.f_full.val();
             }
         }
-        // The output beat: acc alone (with hv: closing, full or a_first; without: a_nohv), or
+        // The output beat: acc alone (with hv: full or a_first; without: a_nohv), or
         // the merged beat when it fills (k > room) or ends (b_end).
         self.o_acc.next = !self.hv.val() | self.c_full.q.val() | self.a_first.val();
         self.o_emit.next = self.a_nohv.val();
