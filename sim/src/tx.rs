@@ -226,3 +226,55 @@ pub fn run_tx(
         stats: res,
     })
 }
+
+/// `mpa_tx`'s output rate for `n` ULPDUs of `size` octets (CRC and Markers on, EMSS `emss`, no
+/// idle and no backpressure): output (TCP segment) beats per cycle from the first output beat
+/// to the last. With `push_each` every FPDU closes its segment (one FPDU per segment, as DDP
+/// sizes ULPDUs to MULPDU); without it FPDUs are packed up to EMSS and only the last is pushed.
+/// The concatenated segments are checked against the golden framer's stream, and the segment
+/// count against the golden segmenter's, so a rate is never reported for wrong output.
+pub fn measure_rate(
+    engine: Engine,
+    width: usize,
+    size: usize,
+    n: usize,
+    emss: u32,
+    push_each: bool,
+) -> Result<f64, String> {
+    if n == 0 {
+        return Err("n must be at least 1".into());
+    }
+    let settings = TxSettings { markers: true, crc: true, emss, seq: 0, origin: 0 };
+    let ulpdus: Vec<TxUlpdu> = (0..n)
+        .map(|k| {
+            let data: Vec<u8> = (0..size).map(|i| (i * 13 + k * 7) as u8).collect();
+            TxUlpdu::new(data, push_each || k + 1 == n)
+        })
+        .collect();
+    let cfg = golden::fpdu::FramingConfig { markers: true, crc: true, offset: 0 };
+    let mut framer = golden::fpdu::Framer::new(cfg).map_err(|e| e.to_string())?;
+    let mut fpdus = vec![];
+    for u in &ulpdus {
+        fpdus.push((framer.frame(&u.data).map_err(|e| e.to_string())?, u.push));
+    }
+    let want: Vec<u8> = fpdus.iter().flat_map(|(f, _)| f.iter().copied()).collect();
+    let emss_eff = golden::segment::effective_emss(emss);
+    let want_segments = golden::segment::segment_fpdus_with_push(&fpdus, emss_eff, 0)
+        .map_err(|e| format!("{e:?}"))?
+        .segments
+        .len();
+    let mut sim = mpa_tx(engine, width, None)?;
+    let run = run_tx(sim.as_mut(), &settings, &ulpdus, &crate::packet::PacketRun::default())?;
+    let got: Vec<u8> = run.segments.iter().flat_map(|(_, d)| d.iter().copied()).collect();
+    if got != want || run.segments.len() != want_segments {
+        return Err(format!(
+            "W={width}: {} octets in {} segments, the golden model {} in {want_segments}",
+            got.len(),
+            run.segments.len(),
+            want.len()
+        ));
+    }
+    let first = run.stats.packets[0].first_cycle;
+    let last = run.stats.packets.last().map(|p| p.last_cycle).unwrap_or(first);
+    Ok(run.stats.beats_out as f64 / (last - first + 1) as f64)
+}

@@ -289,6 +289,11 @@ fn mpa_tx_output_rate_is_one_fpdu_beat_per_cycle() {
             "W={w}: 64-octet ULPDUs, EMSS 1460: {:.4} beats per cycle, {} cycles for {} FPDU beats in {} segments",
             r.out_per_cycle, r.cycles, r.fpdu_beats, r.segments
         );
+        // Issue 15's 0.95 beats per cycle for 64-octet ULPDUs holds at W = 4 and 8 (0.999,
+        // 0.988); wider beats would need several FPDUs per beat inside the path (README).
+        if w <= 8 {
+            assert!(r.out_per_cycle >= 0.95, "W={w}: {} beats per cycle", r.out_per_cycle);
+        }
         assert!(
             r.cycles <= r.fpdu_beats + r.segments + 30,
             "W={w}: {} cycles for {} FPDU beats in {} segments",
