@@ -262,6 +262,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     inc: Signal<Local, Bit>,
     rem_lt: Signal<Local, Bit>,
     hdr_mbe: Signal<Local, Bit>,
+    hd_gt_tm: Vec<Signal<Local, Bit>>,
+    gt_s: Signal<Local, Bit>,
+    gt_s1: Signal<Local, Bit>,
     mbe_after_mk: Signal<Local, Bit>,
     rem_small: Signal<Local, Bit>,
     rem_p1_eq: Signal<Local, Bit>,
@@ -270,13 +273,11 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     rem6: Signal<Local, Bits<6>>,
     t_avail: Signal<Local, Bits<7>>,
     t_end0: Signal<Local, Bits<7>>,
-    t_end1: Signal<Local, Bits<7>>,
     t_one: Signal<Local, Bits<7>>,
     ends: Signal<Local, Bit>,
     k: Signal<Local, Bits<6>>,
     f_last: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
-    total: Signal<Local, Bits<7>>,
     gt: Signal<Local, Bit>,
     eq: Signal<Local, Bit>,
     gt_avail: Signal<Local, Bit>,
@@ -302,6 +303,10 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     acc: Signal<Local, Bits<B>>,
     gb: Gearbox<B>,
     c_next: Signal<Local, Bits<6>>,
+    c_take: Signal<Local, Bits<6>>,
+    c_lo: Signal<Local, Bits<6>>,
+    c_av_m: Signal<Local, Bits<6>>,
+    c_one_m: Signal<Local, Bits<6>>,
     new_user: Signal<Local, Bits<RX_FPDU_USER>>,
     err2_user: Signal<Local, Bits<RX_FPDU_USER>>,
     err1_user: Signal<Local, Bits<RX_FPDU_USER>>,
@@ -400,6 +405,9 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             rem: Default::default(),
             mk_before_end: Default::default(),
             hdr_mbe: Default::default(),
+            hd_gt_tm: (0..words).map(|_| Default::default()).collect(),
+            gt_s: Default::default(),
+            gt_s1: Default::default(),
             mbe_after_mk: Default::default(),
             mk_on: Default::default(),
             fuser: Default::default(),
@@ -472,13 +480,11 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             rem6: Default::default(),
             t_avail: Default::default(),
             t_end0: Default::default(),
-            t_end1: Default::default(),
             t_one: Default::default(),
             ends: Default::default(),
             k: Default::default(),
             f_last: Default::default(),
             pop: Default::default(),
-            total: Default::default(),
             gt: Default::default(),
             eq: Default::default(),
             gt_avail: Default::default(),
@@ -504,6 +510,10 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             acc: Default::default(),
             gb: Gearbox::new("RxDelineator", 32),
             c_next: Default::default(),
+            c_take: Default::default(),
+            c_lo: Default::default(),
+            c_av_m: Default::default(),
+            c_one_m: Default::default(),
             new_user: Default::default(),
             err2_user: Default::default(),
             err1_user: Default::default(),
@@ -826,10 +836,13 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // The fragment's words k: to the FPDU's end (rem + inc, at most avail), to the beat's
         // end, or the leading Marker alone; c + k for each choice is summed beside the choice
         // (carry select), so the choice is the last step before the output decision.
-        self.t_avail.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.avail.val());
-        self.t_end0.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.rem6.val());
-        self.t_end1.next = bit_cast::<7, 6>(self.c.q.val()) + bit_cast::<7, 6>(self.rem6.val()) + 1;
-        self.t_one.next = bit_cast::<7, 6>(self.c.q.val()) + 1;
+        // c is below a beat's words (an invariant): masking its high bits tells synthesis.
+        self.c_lo.next = self.c.q.val() & self.c_wmask.val();
+        self.c_av_m.next = (self.c_lo.val() + self.avail.val()) & self.c_wmask.val();
+        self.c_one_m.next = (self.c_lo.val() + 1) & self.c_wmask.val();
+        self.t_avail.next = bit_cast::<7, 6>(self.c_lo.val()) + bit_cast::<7, 6>(self.avail.val());
+        self.t_end0.next = bit_cast::<7, 6>(self.c_lo.val()) + bit_cast::<7, 6>(self.rem6.val());
+        self.t_one.next = bit_cast::<7, 6>(self.c_lo.val()) + 1;
         // Each choice's "more than a beat", "exactly a beat" and octet mask (bit j: more than
         // j / 4 words) are worked out beside the choice too, so no comparison or decoder
         // follows it.
@@ -838,7 +851,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // c + rem + 1 against a constant is c + rem against that constant less one: the "+ 1"
         // choice compares t_end0 too (no second adder before the comparisons).
         self.gt_end1.next = self.t_end0.val() >= self.c_words7.val();
-        self.gt_one.next = self.t_one.val() > self.c_words7.val();
+        // c + 1 never exceeds a beat (c < words).
+        self.gt_one.next = false;
         self.eq_avail.next = self.t_avail.val() == self.c_words7.val();
         self.eq_end0.next = self.t_end0.val() == self.c_words7.val();
         self.eq_end1.next = self.t_end0.val() == self.c_words7m1.val();
@@ -865,7 +879,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             if self.t_one.val() > self.c_lane7[j].val() {
                 self.m_one.next = self.m_one.val() | self.c_wkeep[j].val();
             }
-            if self.c.q.val() > self.c_lane[j].val() {
+            if self.c_lo.val() > self.c_lane[j].val() {
                 self.m_c.next = self.m_c.val() | self.c_wkeep[j].val();
             }
         }
@@ -889,18 +903,15 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             }
         }
         self.k.next = self.avail.val();
-        self.total.next = self.t_avail.val();
         self.gt.next = self.gt_avail.val();
         self.eq.next = self.eq_avail.val();
         self.m_total.next = self.m_avail.val();
         if self.ends.val() {
             self.k.next = self.rem6.val() + bit_cast::<6, 1>(self.inc.val().into());
-            self.total.next = self.t_end0.val();
             self.gt.next = self.gt_end0.val();
             self.eq.next = self.eq_end0.val();
             self.m_total.next = self.m_end0.val();
             if self.inc.val() {
-                self.total.next = self.t_end1.val();
                 self.gt.next = self.gt_end1.val();
                 self.eq.next = self.eq_end1.val();
                 self.m_total.next = self.m_end1.val();
@@ -908,7 +919,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         if self.t_lfrag.val() {
             self.k.next = 1.into();
-            self.total.next = self.t_one.val();
             self.gt.next = self.gt_one.val();
             self.eq.next = self.eq_one.val();
             self.m_total.next = self.m_one.val();
@@ -934,7 +944,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.gb.data.next = self.head.m_axis.data.val();
         self.gb.amt.next = bit_cast::<8, 6>(self.rot_amt.q.val());
         self.gb.acc.next = self.acc.val();
-        self.gb.hold.next = bit_cast::<8, 6>(self.c.q.val());
+        self.gb.hold.next = bit_cast::<8, 6>(self.c_lo.val());
         // Step A: a packet's last beat left over in acc goes out.
         self.a_emit.next = self.out.s_axis.ready.val() & self.closing.q.val();
         // Step B: a full beat, or the FPDU's last beat.
@@ -1027,10 +1037,29 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.out.s_axis.keep.next = self.o_keep.val();
 
         // ---- State. ----
-        // rem > to_mk for the next cycle, worked out from registers beside the decision: after
-        // the header, P > to_mk; after a fragment that takes the Marker (rem - k + 1 against
-        // to_mk - k + 128), rem > to_mk + 127; otherwise as it was.
-        self.hdr_mbe.next = self.hdr_p.val() > bit_cast::<16, 7>(self.to_mk.q.val());
+        // rem > to_mk for the next cycle (mk_before_end, set below), worked out from registers
+        // beside the decision. For the header: each lane's P against to_mk, then the header's
+        // lane selected (lane s, or s + 1 after a leading Marker), so the comparisons run
+        // beside the selection.
+        for j in 0..(W / 4) {
+            self.hd_gt_tm[j].next = self.hd_mp[j].q.val() > bit_cast::<16, 7>(self.to_mk.q.val());
+        }
+        self.gt_s.next = false;
+        self.gt_s1.next = false;
+        for j in 0..(W / 4) {
+            if self.s.q.val() == self.c_lane[j].val() {
+                self.gt_s.next = self.hd_gt_tm[j].val();
+            }
+        }
+        for j in 0..(W / 4 - 1) {
+            if self.s.q.val() == self.c_lane[j].val() {
+                self.gt_s1.next = self.hd_gt_tm[j + 1].val();
+            }
+        }
+        self.hdr_mbe.next = self.gt_s.val();
+        if self.lead.val() {
+            self.hdr_mbe.next = self.gt_s1.val();
+        }
         self.mbe_after_mk.next = self.rem.q.val() > (bit_cast::<16, 7>(self.to_mk.q.val()) + 127);
         self.mk_before_end.d.next = self.mk_before_end.q.val();
         self.pop.next = false;
@@ -1046,8 +1075,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         }
         self.c_next.next = self.c.q.val();
         self.rot_amt.d.next = self.rot_amt.q.val();
+        // (While closing, c is 0 already: nothing to clear when the tail goes.)
         if self.a_emit.val() {
-            self.c_next.next = 0.into();
             self.closing.d.next = false;
         }
         if self.t_end.val() {
@@ -1061,12 +1090,11 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             // rem = P = (L + 5) / 4 + 1 body words; the first fragment starts at lane s. (With
             // ULPDU_Length above the limit this state is never used: `dead` stops the block.)
             self.rem.d.next = self.hdr_p.val();
-            self.mk_before_end.d.next = self.hdr_mbe.val();
             self.in_body.d.next = true;
             if !self.lead_done.q.val() {
                 self.fuser.d.next = self.new_user.val();
             }
-            self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
+            self.rot_amt.d.next = (self.c_lo.val() - self.s.q.val()) & self.c_wmask.val();
             self.err2_r.d.next = self.err2_user.val();
             if !self.hdr_ok.val() {
                 // The error packet goes out next cycle (after a leftover beat going out now).
@@ -1078,31 +1106,41 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             // The FPDU's sideband, for its leading Marker (taken alone next).
             self.fuser.d.next = self.new_user.val();
             self.lead_prep.d.next = true;
-            self.rot_amt.d.next = (self.c_next.val() - self.s.q.val()) & self.c_wmask.val();
+            self.rot_amt.d.next = (self.c_lo.val() - self.s.q.val()) & self.c_wmask.val();
+        }
+        // The tail's keep for each end choice, loaded in every cycle that is not closing (it
+        // is used only while closing, and closing is set only from a cycle that is not).
+        if !self.closing.q.val() {
+            self.tk.d.next = self.mt_end0.val();
+            if self.inc.val() {
+                self.tk.d.next = self.mt_end1.val();
+            }
+        }
+        // Words held after a fragment: c + k is below two beats (c < words, k <= words), so
+        // what stays after a full beat goes out (c + k - words), and what stays when no beat
+        // goes out (c + k < words), are both (c + k) mod words; 0 after an FPDU's last
+        // fragment and after exactly a beat. Each choice's value is worked out beside the
+        // choice from registers (c + avail, c + 1), so only a selection follows the decision.
+        self.c_take.next = self.c_av_m.val();
+        if self.ends.val() {
+            self.c_take.next = 0.into();
+        }
+        if self.t_lfrag.val() {
+            self.c_take.next = self.c_one_m.val();
         }
         if self.take.val() {
             self.words_used.next = bit_cast::<7, 6>(self.k.val());
-            if self.b_emit.val() & self.gt.val() {
-                // A full beat out; the rest (total - words words) stays in acc_r: more of the
-                // FPDU, or its tail, which leaves next cycle with keep tk and is not merged
-                // with anything (c = 0).
+            self.c_next.next = self.c_take.val();
+            if self.gt.val() {
+                // A full beat out; the rest stays in acc_r: more of the FPDU, or its tail,
+                // which leaves next cycle with keep tk and is not merged with anything (c = 0).
                 self.acc_use_r.d.next = true;
-                self.c_next.next = bit_cast::<6, 7>(self.total.val()) - self.c_words.val();
                 if self.f_last.val() {
-                    self.c_next.next = 0.into();
                     self.closing.d.next = true;
                 }
-                self.tk.d.next = self.mt_end0.val();
-                if self.inc.val() {
-                    self.tk.d.next = self.mt_end1.val();
-                }
-            } else if self.b_emit.val() {
-                self.c_next.next = 0.into();
-            } else {
-                self.c_next.next = bit_cast::<6, 7>(self.total.val());
             }
             // Later fragments start at lane 0 of the next beat.
-            self.rot_amt.d.next = self.c_next.val() & self.c_wmask.val();
+            self.rot_amt.d.next = self.c_take.val();
             if self.t_lfrag.val() {
                 self.lead_done.d.next = true;
                 self.lead_prep.d.next = false;
@@ -1112,10 +1150,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
                 // does, rem is not used again before the next header sets it).
                 self.rem.d.next = self.rem.q.val() - bit_cast::<16, 6>(self.avail.val())
                     + bit_cast::<16, 1>(self.mk_in.val().into());
-                // A Marker taken: to_mk steps by 128 more than rem does.
-                if self.mk_in.val() {
-                    self.mk_before_end.d.next = self.mbe_after_mk.val();
-                }
                 if self.ends.val() {
                     self.in_body.d.next = false;
                     self.lead_done.d.next = false;
@@ -1211,7 +1245,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.ch_q.d.next = self.chain.val();
         if self.chain.val() {
             self.rem.d.next = self.ch_p.val();
-            self.mk_before_end.d.next = self.ch_mbe.val();
             self.in_body.d.next = true;
             // Nothing is held for merging after this fragment (its last beat goes out now, or
             // its tail next cycle with c = 0): the next fragment starts at lane e of this beat,
@@ -1222,6 +1255,21 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             }
             if self.ch_at_end.val() {
                 self.rot_amt.d.next = 0.into();
+            }
+        }
+        // rem > to_mk for the next cycle. It is read only in the body (through inc), so outside
+        // it the header's value loads in every cycle (the last load is the header cycle's,
+        // the only way into the body besides chaining). In the body: the chained FPDU's after
+        // an FPDU's last fragment (when nothing chains, the body ends and the value is not
+        // read); after a fragment that takes the Marker (rem - k + 1 against to_mk - k + 128),
+        // rem > to_mk + 127; else as it was.
+        if !self.in_body.q.val() {
+            self.mk_before_end.d.next = self.hdr_mbe.val();
+        } else if self.t_frag.val() {
+            if self.ends.val() {
+                self.mk_before_end.d.next = self.ch_mbe.val();
+            } else if self.mk_in.val() {
+                self.mk_before_end.d.next = self.mbe_after_mk.val();
             }
         }
         self.head.m_axis.ready.next = self.pop.val();
