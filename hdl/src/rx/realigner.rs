@@ -172,7 +172,13 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     acc_next: Signal<Local, Bits<B>>,
     rem_word: Signal<Local, Bits<32>>,
     emit: Signal<Local, Bit>,
-    o_bytes: Signal<Local, Bits<8>>,
+    km_a: Signal<Local, Bits<W>>,
+    km_ta: Signal<Local, Bits<W>>,
+    km_tm: Signal<Local, Bits<W>>,
+    km_t: Signal<Local, Bits<W>>,
+    tmw_z: Signal<Local, Bit>,
+    c_wq3: Vec<Constant<Bits<8>>>,
+    c_wkeep: Vec<Constant<Bits<W>>>,
     o_fin: Signal<Local, Bit>,
     o_lost: Signal<Local, Bit>,
     pos: Signal<Local, Bits<32>>,
@@ -270,7 +276,15 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             acc_next: Default::default(),
             rem_word: Default::default(),
             emit: Default::default(),
-            o_bytes: Default::default(),
+            km_a: Default::default(),
+            km_ta: Default::default(),
+            km_tm: Default::default(),
+            km_t: Default::default(),
+            tmw_z: Default::default(),
+            c_wq3: (0..W / 4).map(|q| Constant::new(((4 * q + 3) as u64).into())).collect(),
+            c_wkeep: (0..W / 4)
+                .map(|q| Constant::new(Bits::<W>::from(0xFu64 << (4 * q))))
+                .collect(),
             o_fin: Default::default(),
             o_lost: Default::default(),
             pos: Default::default(),
@@ -487,42 +501,74 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                     self.rem_word.val() | self.rem_src.val().get_bits::<32>(j * 32);
             }
         }
-        // What goes out: a full beat; a segment's last whole words; a flush of acc's words.
+        // What goes out: a full beat; a segment's last whole words; a flush of acc's words; the
+        // end of a dropped segment that carries FIN.
         self.emit.next = false;
-        self.o_bytes.next = self.c_w.val();
-        self.o_fin.next = false;
-        self.o_lost.next = false;
         self.out.s_axis.data.next = self.gb.merged.val();
         if self.flush.q.val() {
             self.emit.next = self.out.s_axis.ready.val();
-            self.o_bytes.next = self.a.q.val() & 0xFC;
-            self.o_fin.next = self.flush_fin.q.val();
-            self.o_lost.next = self.flush_fin.q.val() & ((self.a.q.val() & 3) != 0);
             self.out.s_axis.data.next = self.acc.q.val();
         } else if self.use_beat.val() {
             if self.full.val() {
                 self.emit.next = true;
-                // The segment's last beat: nothing left to say about its end in this beat
-                // unless it completed exactly one beat.
-                if self.pre.m_axis.last.val() & (self.tmw.val() == 0) {
-                    self.o_fin.next = self.fin.val();
-                }
             } else if self.pre.m_axis.last.val() {
                 self.emit.next = self.word_in.val() | self.fin.val();
-                self.o_bytes.next = self.total.val() & 0xFC;
-                self.o_fin.next = self.fin.val();
-                self.o_lost.next = self.fin.val() & ((self.total.val() & 3) != 0);
             }
         } else if self.take.val() & !self.done.q.val() & self.fin.val() {
-            // A dropped segment that ends the stream: say so (with what is in acc lost).
             self.emit.next = true;
-            self.o_bytes.next = 0.into();
-            self.o_fin.next = true;
-            self.o_lost.next = self.a.q.val() != 0;
+        }
+        // The beat's keep, last and user for each case, each written from its own facts (they
+        // matter only when emit is set): a flush has a's whole words, a used beat that is full
+        // all W octets, a segment's last beat that is not its total's whole words, the end of
+        // a dropped segment none. The whole-word masks are worked out for each count (a, and
+        // total for a or for am) beside the decision, which only selects one.
+        self.km_a.next = 0.into();
+        self.km_ta.next = 0.into();
+        self.km_tm.next = 0.into();
+        for q in 0..(W / 4) {
+            if self.a.q.val() > self.c_wq3[q].val() {
+                self.km_a.next = self.km_a.val() | self.c_wkeep[q].val();
+            }
+            if self.total_a.val() > self.c_wq3[q].val() {
+                self.km_ta.next = self.km_ta.val() | self.c_wkeep[q].val();
+            }
+            if self.total_m.val() > self.c_wq3[q].val() {
+                self.km_tm.next = self.km_tm.val() | self.c_wkeep[q].val();
+            }
+        }
+        self.km_t.next = self.km_ta.val();
+        if self.partial.val() {
+            self.km_t.next = self.km_tm.val();
+        }
+        self.tmw_z.next = self.tmw.val() == 0;
+        if self.flush.q.val() {
+            self.out.s_axis.keep.next = self.km_a.val();
+        } else if !self.use_beat.val() {
+            self.out.s_axis.keep.next = 0.into();
+        } else if self.full.val() {
+            self.out.s_axis.keep.next = self.c_ones_w.val();
+        } else {
+            self.out.s_axis.keep.next = self.km_t.val();
+        }
+        // A flush is a segment's last words (a < W); a full beat is a packet's last only when
+        // it completes a segment exactly at the stream's end.
+        self.out.s_axis.last.next = self.flush.q.val()
+            | !self.use_beat.val()
+            | !self.full.val()
+            | (self.fin.val() & self.tmw_z.val());
+        // FIN: a full beat's only when it completes the segment exactly (else the flush after
+        // it says so).
+        self.o_fin.next =
+            !self.use_beat.val() | (self.fin.val() & (!self.full.val() | self.tmw_z.val()));
+        self.o_lost.next = self.a.q.val() != 0;
+        if self.use_beat.val() {
+            self.o_lost.next = self.fin.val() & !self.full.val() & ((self.total.val() & 3) != 0);
+        }
+        if self.flush.q.val() {
+            self.o_fin.next = self.flush_fin.q.val();
+            self.o_lost.next = self.flush_fin.q.val() & ((self.a.q.val() & 3) != 0);
         }
         self.out.s_axis.valid.next = self.emit.val();
-        self.out.s_axis.keep.next = !(self.c_ones_w.val() << self.o_bytes.val());
-        self.out.s_axis.last.next = (self.o_bytes.val() != self.c_w.val()) | self.o_fin.val();
         self.out.s_axis.user.next = 0.into();
         self.out.s_axis.user.next.set_value_rx_word_fin(self.o_fin.val());
         self.out.s_axis.user.next.set_value_rx_word_lost(self.o_lost.val());
@@ -547,9 +593,6 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             if self.out.s_axis.ready.val() {
                 self.flush.d.next = false;
                 self.a.d.next = self.a.q.val() & 3;
-                if self.flush_fin.q.val() {
-                    self.done.d.next = true;
-                }
             }
         } else if self.use_beat.val() {
             self.exp_seq.d.next = self.exp_seq.q.val() + bit_cast::<32, 8>(self.keff.val());
@@ -560,18 +603,18 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                     self.flush.d.next = ((self.tmw.val() >> 2) != 0) | self.fin.val();
                     self.flush_fin.d.next = self.fin.val();
                 }
-                if self.pre.m_axis.last.val() & (self.tmw.val() == 0) & self.fin.val() {
-                    self.done.d.next = true;
-                }
             } else if self.pre.m_axis.last.val() {
                 self.a.d.next = self.total.val() & 3;
-                if self.fin.val() {
-                    self.done.d.next = true;
-                }
             } else {
                 self.a.d.next = self.total.val();
             }
-        } else if self.take.val() & !self.done.q.val() & self.fin.val() {
+        }
+        // The stream ends with the beat that carries FIN: from the cycle after it is taken
+        // nothing more counts (later beats are taken and dropped). When that beat leaves whole
+        // words to flush, the flush still goes out (it does not depend on `done`), and beats
+        // taken meanwhile are dropped, as they would be after it. So `done` is set from the
+        // handshake and FIN alone, not from the beat's octet counts.
+        if self.take.val() & self.fin.val() {
             self.done.d.next = true;
         }
         // The sequence tests for next cycle's head beat (this one if it stays, else the slice's
