@@ -99,6 +99,7 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     r_le: DFF<Bit>,
     // Constants.
     c_cap: Constant<Bits<16>>,
+    c_cap_m1: Constant<Bits<16>>,
     c_amask: Constant<Bits<16>>,
     c_w: Constant<Bits<16>>,
     c_w2: Constant<Bits<16>>,
@@ -108,7 +109,6 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     ends: Signal<Local, Bit>,
     bad: Signal<Local, Bit>,
     occ: Signal<Local, Bits<16>>,
-    occ1: Signal<Local, Bits<16>>,
     push: Signal<Local, Bit>,
     room0: Signal<Local, Bit>,
     room1: Signal<Local, Bit>,
@@ -160,6 +160,7 @@ impl<const W: usize, const B: usize, const A: usize> RxRelease<W, B, A> {
             r_le: Default::default(),
             c_w2: Constant::new(((2 * W) as u64).into()),
             c_cap: Constant::new((1u64 << A).into()),
+            c_cap_m1: Constant::new(((1u64 << A) - 1).into()),
             c_amask: Constant::new(((1u64 << A) - 1).into()),
             c_w: Constant::new((W as u64).into()),
             c_ones_w: Constant::new(Bits::<W>::mask()),
@@ -167,7 +168,6 @@ impl<const W: usize, const B: usize, const A: usize> RxRelease<W, B, A> {
             ends: Default::default(),
             bad: Default::default(),
             occ: Default::default(),
-            occ1: Default::default(),
             push: Default::default(),
             room0: Default::default(),
             room1: Default::default(),
@@ -304,8 +304,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
         // compared beside the handshake, which only chooses: no adder after it.
         self.occ.next = self.wr.q.val() - self.rd.q.val();
         self.room0.next = self.occ.val() < self.c_cap.val();
-        self.occ1.next = self.occ.val() + 1;
-        self.room1.next = self.occ1.val() < self.c_cap.val();
+        // occ + 1 < cap as occ < cap - 1: one comparison, no adder before it.
+        self.room1.next = self.occ.val() < self.c_cap_m1.val();
         self.dok0.next = self.dcnt.q.val() < 30;
         self.dok1.next = self.dcnt.q.val() < 29;
         self.dcnt.d.next = self.dcnt.q.val();
