@@ -301,7 +301,7 @@ fn rate_at_every_width() {
     }
     // Sixteen 64-octet FPDUs per segment: the delineator takes one fragment per cycle, so a beat
     // holding pieces of two FPDUs takes two cycles and the rate falls at wide W (below issue
-    // 15's 0.95 from W = 16 up; README). These floors hold what is measured (0.999 / 0.946 /
+    // 15's 0.95 from W = 8 up, just at W = 8; README). These floors hold what is measured (0.999 / 0.946 /
     // 0.828 / 0.712 / 0.564 since stop 43, when the next FPDU's first fragment began to go in
     // while a tail leaves; 0.801 / 0.608 / 0.421 at W = 16 / 32 / 64 before).
     for (w, floor) in [(4, 0.99), (8, 0.93), (16, 0.81), (32, 0.69), (64, 0.54)] {
