@@ -2,7 +2,8 @@
 //! width on both engines, with idle and backpressure; retransmissions overlapping what was taken
 //! are trimmed (whole beats and part of one skipped), duplicates dropped without an error, a
 //! segment beyond the next expected octet dropped and counted (`err_seq`) and remembered
-//! (`seq_gap`, sticky); FIN ends the stream, with lost octets flagged.
+//! (`seq_gap`, sticky); FIN ends the stream, with lost octets flagged, and what follows it is
+//! dropped (also while the FIN segment's last words are still being flushed).
 
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, PacketRun};
@@ -87,6 +88,38 @@ macro_rules! realigner_tests {
                     ..PacketRun::default()
                 };
                 run($engine, $w, &s, &segs, seq, 1, opts);
+            }
+
+            #[test]
+            fn segments_after_fin_are_dropped_while_its_words_flush() {
+                // A FIN segment whose last beat overfills the output beat leaves whole words to
+                // flush after it; segments offered right behind it (the continuation, a
+                // retransmission, one from the future, another FIN) are taken and dropped: no
+                // octet of them comes out, no error, FIN flagged once, on the stream's last beat.
+                let w: usize = $w;
+                for (k, (first, fin_len)) in [1, 3, w - 1, w + 3]
+                    .into_iter()
+                    .flat_map(|a| [1, 5, w - 1, w + 5, 2 * w - 3, 2 * w + 5].map(|b| (a, b)))
+                    .enumerate()
+                {
+                    let s = stream(k as u64 + 300, first + fin_len);
+                    let seq = 7_000u32.wrapping_add(k as u32 * 13);
+                    let end = seq.wrapping_add(s.len() as u32);
+                    let segs = vec![
+                        InPacket::segment(s[..first].to_vec(), seq, false),
+                        InPacket::segment(s[first..].to_vec(), seq.wrapping_add(first as u32), true),
+                        InPacket::segment(vec![0xA5; 2 * w + 5], end, false),
+                        InPacket::segment(s[s.len() - 1..].to_vec(), end.wrapping_sub(1), false),
+                        InPacket::segment(vec![0x5A; 9], end.wrapping_add(1000), false),
+                        InPacket::segment(vec![0x3C; 3], end.wrapping_add(2 * w as u32 + 5), true),
+                    ];
+                    run($engine, w, &s, &segs, seq, 0, PacketRun::default());
+                    let opts = PacketRun {
+                        backpressure: Pattern::Random { p: 0.5, seed: k as u64 },
+                        ..PacketRun::default()
+                    };
+                    run($engine, w, &s, &segs, seq, 0, opts);
+                }
             }
         }
     )*};
