@@ -105,7 +105,8 @@
 //! One segment is handled at a time; each costs one cycle to decide its path from its first
 //! beat. A segment at the edge then passes at one beat per cycle (`m_axis` one cycle behind
 //! the input slice); when runs are held, five more cycles check which of them it reached. Any
-//! other segment: one beat per cycle into the ring, then cycles for the table (offsets,
+//! other segment: one beat per cycle into the ring (each beat's write registered, rotated to
+//! its lanes and written a cycle after it is taken), then cycles for the table (offsets,
 //! comparisons, sums, the decision's sums, its comparisons, commit: six for a segment beyond
 //! the edge, five for one overlapping it); a run read back: one cycle, then one beat per cycle.
 //! Before its table work, a segment beyond the edge is located: four cycles after its last
@@ -243,6 +244,11 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     // Segment.
     state: DFF<Bits<5>>,
     rcv_edge: DFF<Bits<32>>,
+    // `rcv_edge + RING`, written beside it (so that the idle state's bound for the ring write
+    // is one subtraction from the segment's sequence number), and the segment's own
+    // `s_seq + RING` for the pass-through end.
+    edge_ring: DFF<Bits<32>>,
+    s_ring: DFF<Bits<32>>,
     s_seq: DFF<Bits<32>>,
     s_mode: DFF<Bits<2>>,
     s_lo: DFF<Bits<32>>,
@@ -254,6 +260,15 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     w_addr: DFF<Bits<32>>,
     w_a1: DFF<Bits<32>>,
     w_r: DFF<Bits<16>>,
+    // The ring write, registered before its rotation to the lanes (the write lands a cycle
+    // after the beat is taken; nothing reads the ring that soon): the octets to write as the
+    // beat holds them, the beat, its rotation and its two word addresses.
+    wq_take: DFF<Bit>,
+    wq_m: DFF<Bits<W>>,
+    wq_d: DFF<Bits<B>>,
+    wq_r: DFF<Bits<16>>,
+    wq_a0: DFF<Bits<D>>,
+    wq_a1: DFF<Bits<D>>,
     // Table.
     st: Vec<DFF<Bits<17>>>,
     en: Vec<DFF<Bits<17>>>,
@@ -401,6 +416,9 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     // Locals.
     useq: Signal<Local, Bits<32>>,
     rel: Signal<Local, Bits<32>>,
+    nrel: Signal<Local, Bits<32>>,
+    hrel: Signal<Local, Bits<32>>,
+    rel_eq: Signal<Local, Bit>,
     n_in: Signal<Local, Bits<32>>,
     take: Signal<Local, Bit>,
     pass_take: Signal<Local, Bit>,
@@ -539,6 +557,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             ring: many(W),
             state: Default::default(),
             rcv_edge: Default::default(),
+            edge_ring: Default::default(),
+            s_ring: Default::default(),
             s_seq: Default::default(),
             s_mode: Default::default(),
             s_lo: Default::default(),
@@ -550,6 +570,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             w_addr: Default::default(),
             w_a1: Default::default(),
             w_r: Default::default(),
+            wq_take: Default::default(),
+            wq_m: Default::default(),
+            wq_d: Default::default(),
+            wq_r: Default::default(),
+            wq_a0: Default::default(),
+            wq_a1: Default::default(),
             st: many(RN),
             en: many(RN),
             r_s: many(RN),
@@ -677,6 +703,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             c_jend: Constant::new(Bits::<8>::from((2 * RN - 1) as u64)),
             useq: Default::default(),
             rel: Default::default(),
+            nrel: Default::default(),
+            hrel: Default::default(),
+            rel_eq: Default::default(),
             n_in: Default::default(),
             take: Default::default(),
             pass_take: Default::default(),
@@ -765,15 +794,16 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
     #[allow(clippy::single_element_loop)]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, rcv_edge, s_seq, s_mode, s_lo, r_hi, r_lo, s_len, s_fin, s_beyond,
-            w_addr, w_a1, d_a1, d_a2, w_r, ev_post, ev_t, ev_from, ev_sumv, ev_sumf, ev_mst,
-            ev_men, ev_anyr, ev_hl, ev_dend, npl_q, rb_q, ha_q, nr_ok, rs_q, re_q, ev_acc, held_q,
-            runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr, d_rem, d_r,
-            d_valid, d_fin, vrd_v, vrd_a, vrd_s, loc_rst, located_q, loc_oct_q, lc, lovf, pr_v,
-            al_nok, al_q, pr_pkt, pr_prb, pr_s17, pr_e17, p2_v, p2_pkt, p2_prb, p2_s17, p2_e17,
-            p2_hit, p2_name, p2_fwd, p2_acc, mst_rel_q, men_rel_q, lp_j, lp_nh, lp_nhp, lp_np,
-            lp_oct, xq_v, xq_s, xq_e, ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q, pcnt_q,
-            pl_k, pk_seq, pk_end, pk_len, pk_inv, pk_stag, pk_v, pk_more, pl_go, skip_q, done_q
+            self, clock, state, rcv_edge, edge_ring, s_ring, s_seq, s_mode, s_lo, r_hi, r_lo,
+            s_len, s_fin, s_beyond, w_addr, w_a1, d_a1, d_a2, w_r, ev_post, ev_t, ev_from, ev_sumv,
+            ev_sumf, ev_mst, ev_men, ev_anyr, ev_hl, ev_dend, npl_q, rb_q, ha_q, nr_ok, rs_q, re_q,
+            ev_acc, held_q, runs_q, refused_q, peak_q, fin_valid, fin_end, fin_sent, d_seq, d_addr,
+            d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a, vrd_s, loc_rst, located_q, loc_oct_q, lc,
+            lovf, pr_v, al_nok, al_q, pr_pkt, pr_prb, pr_s17, pr_e17, p2_v, p2_pkt, p2_prb, p2_s17,
+            p2_e17, p2_hit, p2_name, p2_fwd, p2_acc, mst_rel_q, men_rel_q, lp_j, lp_nh, lp_nhp,
+            lp_np, lp_oct, xq_v, xq_s, xq_e, ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q,
+            pcnt_q, pl_k, pk_seq, pk_end, pk_len, pk_inv, pk_stag, pk_v, pk_more, pl_go, skip_q,
+            done_q, wq_take, wq_m, wq_d, wq_r, wq_a0, wq_a1
         );
         for i in 0..RN {
             self.pv[i].clock.next = self.clock.val();
@@ -958,6 +988,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             (self.state.q.val() == 1) & self.inp.m_axis.valid.val() & self.out.s_axis.ready.val();
         self.useq.next = bit_cast::<32, RX_SEG_USER>(self.inp.m_axis.user.val());
         self.rel.next = self.useq.val() - self.rcv_edge.q.val();
+        // Beside `rel`, not after it: -rel, RING - rel and rel == 0.
+        self.nrel.next = self.rcv_edge.q.val() - self.useq.val();
+        self.hrel.next = self.edge_ring.q.val() - self.useq.val();
+        self.rel_eq.next = self.useq.val() == self.rcv_edge.q.val();
         self.d_end.next = self.ev_dend.q.val();
         self.n_in.next = 0.into();
         for k in 0..W {
@@ -981,13 +1015,19 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         } else if self.dhi.val() < self.c_w.val() {
             self.mhi.next = !(self.c_ones_w.val() << bit_cast::<16, 32>(self.dhi.val()));
         }
-        self.wm.next = self.inp.m_axis.keep.val() & self.mlo.val() & self.mhi.val();
+        self.wq_take.d.next = self.take.val();
+        self.wq_m.d.next = self.inp.m_axis.keep.val() & self.mlo.val() & self.mhi.val();
         if self.s_mode.q.val() == 0 {
-            self.wm.next = 0.into();
+            self.wq_m.d.next = 0.into();
         }
-        self.wd.next = self.inp.m_axis.data.val();
+        self.wq_d.d.next = self.inp.m_axis.data.val();
+        self.wq_r.d.next = self.w_r.q.val();
+        self.wq_a0.d.next = bit_cast::<D, 32>(self.w_addr.q.val());
+        self.wq_a1.d.next = bit_cast::<D, 32>(self.w_a1.q.val());
+        self.wm.next = self.wq_m.q.val();
+        self.wd.next = self.wq_d.q.val();
         for s in 0..self.c_rs.len() {
-            if (self.w_r.q.val() & self.c_rs[s].val()) != 0 {
+            if (self.wq_r.q.val() & self.c_rs[s].val()) != 0 {
                 self.wm.next =
                     (self.wm.val() << self.c_mrl[s].val()) | (self.wm.val() >> self.c_mrr[s].val());
                 self.wd.next =
@@ -1024,11 +1064,13 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.ring[l].read_clock.next = self.clock.val();
             self.ring[l].write_clock.next = self.clock.val();
             self.ring[l].write_data.next = self.wd.val().get_bits::<8>(8 * l);
-            self.ring[l].write_enable.next = self.take.val() & self.wm.val().get_bit(l);
-            self.ring[l].write_address.next = self.a0.val();
+            self.ring[l].write_enable.next = self.wq_take.q.val() & self.wm.val().get_bit(l);
+            self.ring[l].write_address.next = self.wq_a0.q.val();
+            if self.c_lane[l].val() < self.wq_r.q.val() {
+                self.ring[l].write_address.next = self.wq_a1.q.val();
+            }
             self.ring[l].read_address.next = self.a0.val();
             if self.c_lane[l].val() < self.rot_r.val() {
-                self.ring[l].write_address.next = self.a1.val();
                 self.ring[l].read_address.next = self.a1.val();
             }
         }
@@ -1470,9 +1512,12 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
         // ---- The segment's path. ----
         match self.state.q.val().index() {
             0 => {
-                // S_IDLE: decide the segment's path from its first beat (not taken yet).
+                // S_IDLE: decide the segment's path from its first beat (not taken yet). The
+                // intake's bounds and mode are loaded whatever the path (state 1 does not read
+                // them), so their enables do not wait for the comparison with the edge.
                 if self.inp.m_axis.valid.val() {
                     self.s_seq.d.next = self.useq.val();
+                    self.s_ring.d.next = self.useq.val() + self.c_ring.val();
                     self.srel_q.d.next = bit_cast::<17, 32>(self.rel.val());
                     self.s_inring.d.next = self.rel.val() < self.c_ring.val();
                     self.s_len.d.next = 0.into();
@@ -1487,28 +1532,32 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         self.s_lo.d.next = 0.into();
                         self.r_lo.d.next = 0.into();
                         self.r_hi.d.next = 0.into();
-                    } else if self.rel.val() == 0 {
-                        self.state.d.next = 1.into();
-                    } else if self.rel.val().get_bit(31) {
-                        self.s_mode.d.next = 2.into();
-                        self.s_lo.d.next = !self.rel.val() + 1;
-                        self.r_lo.d.next = !self.rel.val() + 1;
-                        self.r_hi.d.next = self.c_ring.val() - self.rel.val();
                     } else {
-                        self.s_mode.d.next = 3.into();
-                        self.s_lo.d.next = 0.into();
-                        self.r_lo.d.next = 0.into();
-                        self.r_hi.d.next = 0.into();
-                        if self.rel.val() < self.c_ring.val() {
-                            self.r_hi.d.next = self.c_ring.val() - self.rel.val();
+                        if self.rel.val().get_bit(31) {
+                            self.s_mode.d.next = 2.into();
+                            self.s_lo.d.next = self.nrel.val();
+                            self.r_lo.d.next = self.nrel.val();
+                            self.r_hi.d.next = self.hrel.val();
+                        } else {
+                            self.s_mode.d.next = 3.into();
+                            self.s_lo.d.next = 0.into();
+                            self.r_lo.d.next = 0.into();
+                            self.r_hi.d.next = 0.into();
+                            if self.rel.val() < self.c_ring.val() {
+                                self.r_hi.d.next = self.hrel.val();
+                            }
                         }
-                        // Out-of-order placement: the chain start first (state 14).
-                        self.place_q.d.next = self.ooo_path.val();
-                        self.ch_v.d.next = false;
-                        self.lc.d.next = 0.into();
-                        self.lovf.d.next = false;
-                        if self.ooo_path.val() {
-                            self.state.d.next = 14.into();
+                        if self.rel_eq.val() {
+                            self.state.d.next = 1.into();
+                        } else if !self.rel.val().get_bit(31) {
+                            // Out-of-order placement: the chain start first (state 14).
+                            self.place_q.d.next = self.ooo_path.val();
+                            self.ch_v.d.next = false;
+                            self.lc.d.next = 0.into();
+                            self.lovf.d.next = false;
+                            if self.ooo_path.val() {
+                                self.state.d.next = 14.into();
+                            }
                         }
                     }
                 }
@@ -1541,6 +1590,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                             // Nothing held: the edge moves to the segment's end at once.
                             self.rcv_edge.d.next =
                                 self.s_seq.q.val() + self.s_len.q.val() + self.n_in.val();
+                            self.edge_ring.d.next =
+                                self.s_ring.q.val() + self.s_len.q.val() + self.n_in.val();
                             self.state.d.next = 0.into();
                         }
                     }
@@ -1665,6 +1716,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                     self.runs_q.d.next = self.runs_q.q.val() - self.ev_sumf.q.val();
                     self.d_end.next = self.ev_dend.q.val();
                     self.rcv_edge.d.next = self.d_end.val();
+                    self.edge_ring.d.next = self.d_end.val() + self.c_ring.val();
                     self.d_seq.d.next = self.ev_from.q.val();
                     self.d_addr.d.next = self.ev_from.q.val() >> self.c_lw.val();
                     self.d_a1.d.next = (self.ev_from.q.val() >> self.c_lw.val()) + 1;
@@ -1938,6 +1990,8 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             }
             self.state.d.next = 0.into();
             self.rcv_edge.d.next = self.cfg_seq.val();
+            self.edge_ring.d.next = self.cfg_seq.val() + self.c_ring.val();
+            self.wq_take.d.next = false;
             self.held_q.d.next = 0.into();
             self.runs_q.d.next = 0.into();
             self.refused_q.d.next = 0.into();
