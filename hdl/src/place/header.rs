@@ -7,8 +7,8 @@
 //! once captured (or once the ULPDU ends), decoded into one header record (`hdr`):
 //!
 //! ```text
-//!  s_axis ─┬─► StreamFifo (32 beats) ─► m_axis (every beat, header included)
-//!          └─► capture (46 octets, beat by beat) ─► decode + validate ─► hdr (registered)
+//!  s_axis ─► StreamSkid ─┬─► StreamFifo (32 beats) ─► m_axis (every beat, header included)
+//!                        └─► capture (46 octets, beat by beat) ─► decode + validate ─► hdr (registered)
 //! ```
 //!
 //! Validation, in the order of `golden::ddp::decode_with` (the first rule that fails gives the
@@ -28,7 +28,7 @@
 //! | `s_axis` | in | 8W | ULPDU packets ([`HDR_IN_USER`]: `[50:0]` as `mpa_rx`'s `RX_ULPDU_USER`: `[31:0]` sequence number, `[47:32]` ULPDU_Length, `[48]` error packet, `[50:49]` its code; `[52:51]` the mode, [`MODE_INORDER`], [`MODE_PROBE`] or [`MODE_PLACE`]) |
 //! | `m_axis` | out | 8W | the same beats (data, keep, last; `user` 0), registered; a probe's beats are not forwarded |
 //! | `hdr` | out | | one record per ULPDU ([`HeaderOut`], with the packet's mode), registered, held until `hdr.ready` |
-//! | `busy` | out | 1 | inside a packet (its last beat not taken yet), or a record not yet taken: low, the input is at a packet boundary and every record is out |
+//! | `busy` | out | 1 | a beat in the input slice, inside a packet (its last beat not taken yet), or a record not yet taken: low, the input is at a packet boundary and every record is out |
 //!
 //! The mode (sampled from every beat for the FIFO, from the first beat for the record) is how
 //! the out-of-order placement of `rnic_rx` shares this block and the checker with the in-order
@@ -45,8 +45,8 @@
 //! `W` bytes per beat (4..64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! The record is valid two cycles after the beat that completes the capture (the 46th octet or
-//! the ULPDU's last beat). Beats flow at one per cycle; the first beat of a ULPDU waits while
+//! The input slice holds each beat one cycle; the record is valid two cycles after the beat
+//! that completes the capture (the 46th octet or the ULPDU's last beat) leaves it. Beats flow at one per cycle; the first beat of a ULPDU waits while
 //! the previous ULPDU's record has not moved into the output register (a record a cycle at
 //! most, so short ULPDUs cost a cycle each).
 //!
@@ -57,6 +57,7 @@ use crate::place::{term, ECHO_OCTETS, HEADER_CAPTURE_BITS};
 use crate::sideband::PlaceUlpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_fifo::StreamFifo;
+use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
 
 /// Bits of the echoed header.
@@ -199,6 +200,7 @@ pub struct PlaceHeader<const W: usize, const B: usize> {
     pub hdr: HeaderOut,
     /// Inside a packet or a record not taken (registers only).
     pub busy: Signal<Out, Bit>,
+    inp: StreamSkid<W, B, HDR_IN_USER>,
     fifo: StreamFifo<W, B, 1>,
     // Capture.
     in_pkt: DFF<Bit>,
@@ -294,6 +296,7 @@ impl<const W: usize, const B: usize> PlaceHeader<W, B> {
             m_axis: StreamSource::new(),
             hdr: Default::default(),
             busy: Default::default(),
+            inp: StreamSkid::new(),
             fifo: StreamFifo::new(),
             in_pkt: Default::default(),
             bidx: Default::default(),
@@ -422,18 +425,29 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         self.m_axis.valid.next = self.fifo.m_axis.valid.val();
         self.fifo.m_axis.ready.next = self.m_axis.ready.val();
 
-        // ---- Input: every beat into the FIFO; the first beats also into the capture. ----
+        // ---- Input: a register slice (the header block's input is a multiplexer of `mpa_rx`'s
+        // ULPDUs and the out-of-order probes in `rnic_rx`; its handshake and the capture's
+        // enables start from registers); then every beat into the FIFO, the first beats also
+        // into the capture. ----
+        self.inp.clock.next = self.clock.val();
+        self.inp.rst.next = self.rst.val();
+        self.inp.s_axis.data.next = self.s_axis.data.val();
+        self.inp.s_axis.keep.next = self.s_axis.keep.val();
+        self.inp.s_axis.user.next = self.s_axis.user.val();
+        self.inp.s_axis.last.next = self.s_axis.last.val();
+        self.inp.s_axis.valid.next = self.s_axis.valid.val();
+        self.s_axis.ready.next = self.inp.s_axis.ready.val();
         // A new ULPDU waits while the previous one's capture has not moved out; a probe's beats
         // do not wait for room in the FIFO.
         // Mode bit 0: MODE_PROBE.
-        self.s_mode.next = self.s_axis.user.val().get_value_place_ulpdu_mode();
-        self.s_axis.ready.next = (self.fifo.s_axis.ready.val() | self.s_mode.val().get_bit(0))
+        self.s_mode.next = self.inp.m_axis.user.val().get_value_place_ulpdu_mode();
+        self.inp.m_axis.ready.next = (self.fifo.s_axis.ready.val() | self.s_mode.val().get_bit(0))
             & !(self.full.q.val() & !self.in_pkt.q.val());
-        self.take.next = self.s_axis.valid.val() & self.s_axis.ready.val();
-        self.fifo.s_axis.data.next = self.s_axis.data.val();
-        self.fifo.s_axis.keep.next = self.s_axis.keep.val();
+        self.take.next = self.inp.m_axis.valid.val() & self.inp.m_axis.ready.val();
+        self.fifo.s_axis.data.next = self.inp.m_axis.data.val();
+        self.fifo.s_axis.keep.next = self.inp.m_axis.keep.val();
         self.fifo.s_axis.user.next = 0.into();
-        self.fifo.s_axis.last.next = self.s_axis.last.val();
+        self.fifo.s_axis.last.next = self.inp.m_axis.last.val();
         // A probe's beats are not forwarded (nothing of it is written).
         self.fifo.s_axis.valid.next = self.take.val() & !self.s_mode.val().get_bit(0);
         self.idx.next = self.bidx.q.val();
@@ -441,19 +455,19 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
             self.idx.next = 0.into();
         }
         if self.take.val() {
-            self.in_pkt.d.next = !self.s_axis.last.val();
+            self.in_pkt.d.next = !self.inp.m_axis.last.val();
             if !self.in_pkt.q.val() {
-                self.cuser.d.next = self.s_axis.user.val();
+                self.cuser.d.next = self.inp.m_axis.user.val();
             }
             for i in 0..self.c_beat.len() {
                 if self.idx.val() == self.c_beat[i].val() {
                     self.cap.d.next = (self.cap.q.val() & self.c_lomask[i].val())
-                        | (bit_cast::<CAP, B>(self.s_axis.data.val()) << self.c_shift[i].val());
+                        | (bit_cast::<CAP, B>(self.inp.m_axis.data.val()) << self.c_shift[i].val());
                 }
             }
             if self.idx.val() < self.c_nb.val() {
                 self.bidx.d.next = self.idx.val() + 1;
-                if self.s_axis.last.val() | ((self.idx.val() + 1) == self.c_nb.val()) {
+                if self.inp.m_axis.last.val() | ((self.idx.val() + 1) == self.c_nb.val()) {
                     self.full.d.next = true;
                 }
             }
@@ -590,7 +604,10 @@ impl<const W: usize, const B: usize> Logic for PlaceHeader<W, B> {
         self.hdr.tctl.next = self.o_tctl.q.val();
         self.hdr.echo.next = self.o_echo.q.val();
         self.hdr.mode.next = self.o_mode.q.val();
-        self.busy.next = self.in_pkt.q.val() | self.full.q.val() | self.o_valid.q.val();
+        self.busy.next = self.inp.m_axis.valid.val()
+            | self.in_pkt.q.val()
+            | self.full.q.val()
+            | self.o_valid.q.val();
 
         if self.rst.val() {
             self.in_pkt.d.next = false;
