@@ -46,9 +46,10 @@
 //!
 //! ### Latency and throughput
 //! The input slice holds each beat one cycle; the record is valid two cycles after the beat
-//! that completes the capture (the 46th octet or the ULPDU's last beat) leaves it. Beats flow at one per cycle; the first beat of a ULPDU waits while
-//! the previous ULPDU's record has not moved into the output register (a record a cycle at
-//! most, so short ULPDUs cost a cycle each).
+//! that completes the capture (the 46th octet or the ULPDU's last beat) leaves it. Beats flow
+//! at one per cycle; the first beat of a ULPDU waits while the previous ULPDU's record has not
+//! moved into the output register (a record a cycle at most, so short ULPDUs cost a cycle
+//! each).
 //!
 //! ### Reset
 //! `rst` empties the FIFO and drops any record.
@@ -198,7 +199,7 @@ pub struct PlaceHeader<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, 1>,
     /// One decoded header per ULPDU.
     pub hdr: HeaderOut,
-    /// Inside a packet or a record not taken (registers only).
+    /// A beat in the input slice, inside a packet or a record not taken (registers only).
     pub busy: Signal<Out, Bit>,
     inp: StreamSkid<W, B, HDR_IN_USER>,
     fifo: StreamFifo<W, B, 1>,
