@@ -21,7 +21,7 @@ use golden::ddp::*;
 use golden::receiver::{Delivery, Event, ReceiverConfig};
 use hdl::place::reg;
 use sim::place::{axil_run, run_rnic, AxilOp, RnicRunOptions};
-use sim::traffic::{Fault, Scenario};
+use sim::traffic::{run_receiver, Fault, Scenario, TcpSegment};
 use sim::CycleSim;
 use sim::Engine;
 use testbench::rnic::*;
@@ -658,7 +658,8 @@ fn cut(
 /// octets, a Send with Invalidate placed out of order before a Write to its STag arrives (the
 /// Write is held, not placed: its STag is named by a placed, undelivered Send with Invalidate;
 /// in order it fails, DDP 1/1/0), and a retransmission of placed FPDUs whose octets differ
-/// (never overwritten: A.3).
+/// (never overwritten: A.3). Without placement, also held octets retransmitted with other
+/// values ([`forged_held_octets`], the hardware's own outcome).
 fn out_of_order_cases(engine: Engine, w: usize, all: bool, place: bool) {
     let mut sim = sim::place::rnic_rx(engine, w).unwrap();
     let sim = sim.as_mut();
@@ -722,6 +723,9 @@ fn out_of_order_cases(engine: Engine, w: usize, all: bool, place: bool) {
         let seq5 = cfg.origin.wrapping_add(f[5] as u32);
         assert_eq!(last_error(&g), Some((TerminateCode::MPA_CRC, seq5)), "{what}");
         assert_eq!(g.len(), 6, "{what}: five deliveries, then the error");
+        if !place {
+            forged_held_octets(sim, &cfg, markers);
+        }
         // A Marker inside an FPDU whose FPDUPTR is off by 4 under a good CRC, out of order:
         // code 3 at its FPDU when it comes in order.
         if markers {
@@ -827,6 +831,62 @@ fn out_of_order_cases(engine: Engine, w: usize, all: bool, place: bool) {
             // forged one; none of the forged copy.
             assert_eq!(hw.final_regs[&reg::REASM_PLACED], 9, "{what}: FPDUs 3 to 11 placed");
         }
+    }
+}
+
+/// Held octets retransmitted with other values (a forged duplicate, which TCP's checks would
+/// not let through: A.3 1), placement off. The golden receiver holds only new octets, so it
+/// keeps the first copy and delivers all twelve messages. The hardware's outcome is defined
+/// and differs (README, "Differences from the golden receiver"): the later copy wins, by two
+/// routes, and the connection stops with MPA 2/0/2 at the altered FPDU after the FPDUs before
+/// it are delivered:
+/// - out of order: every octet of a segment beyond the edge is written to the ring, so the
+///   forged copy overwrites the held run, and the run read back has the altered octets;
+/// - in order: a segment at the edge passes straight through, also over a held run it
+///   reaches, so the altered octets of the run reach `mpa_rx` from the segment.
+fn forged_held_octets(sim: &mut dyn CycleSim, cfg: &ReceiverConfig, markers: bool) {
+    let (wire, f) = ooo_stream(cfg);
+    let n = wire.len();
+    let hcfg = sim::place::hardware_reassembly(cfg);
+    let opts = RnicRunOptions { arrival: true, ..Default::default() };
+    let mut forged = wire.clone();
+    for x in &mut forged[f[3] + 20..f[4] - 20] {
+        *x ^= 0x5A;
+    }
+    let routes = [
+        // Out of order: the run [f3, f6) held, then its forged copy, then the rest.
+        (
+            "out of order",
+            vec![
+                cut(cfg, &wire, &[(f[3], f[6])]),
+                cut(cfg, &forged, &[(f[3], f[6])]),
+                cut(cfg, &wire, &[(f[6], n), (0, f[3])]),
+            ],
+        ),
+        // In order: the run [f3, f6) held, then a segment from the edge into FPDU 4 whose
+        // octets inside FPDU 3 are forged.
+        (
+            "in order",
+            vec![
+                cut(cfg, &wire, &[(f[3], f[6]), (0, f[2])]),
+                cut(cfg, &forged, &[(f[2], f[4] + 40)]),
+                cut(cfg, &wire, &[(f[6], n)]),
+            ],
+        ),
+    ];
+    let seq3 = cfg.origin.wrapping_add(f[3] as u32);
+    for (route, parts) in routes {
+        let segs: Vec<TcpSegment> = parts.into_iter().flatten().collect();
+        let what = format!("markers {markers}: held octets forged, {route}");
+        let gold = run_receiver(&hcfg, &segs, false, None, false)
+            .unwrap_or_else(|e| panic!("{what}: golden run failed: {e}"));
+        let g: Vec<Event> = gold.events().into_iter().cloned().collect();
+        assert_eq!(last_error(&g), None, "{what}: the golden receiver keeps the first copy");
+        assert_eq!(g.len(), 12, "{what}: the golden receiver delivers every message");
+        let hw = run_rnic(sim, &hcfg, &segs, &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(hw.verdicts.iter().all(|v| v.1), "{what}: every segment accepted");
+        assert_eq!(last_error(&hw.events), Some((TerminateCode::MPA_CRC, seq3)), "{what}");
+        assert_eq!(hw.events.len(), 4, "{what}: FPDUs 0 to 2 delivered, then the error");
     }
 }
 
