@@ -11,6 +11,11 @@
 //!  segment octets ─► after acc's a octets (rotated up by a octets) ─► full beats out;
 //!  at a segment's end: the whole words out (a partial beat, `last`), the 0..3 octets of the
 //!  incomplete word kept for the next segment
+//!
+//!  input slice ─► decision stage ──────────► op register ─► apply stage ─────► output queue
+//!                 (sequence tests, counts:    (beat, and     (rotate, merge,
+//!                  a, full, keep, which       every choice)   incomplete word,
+//!                  word is incomplete)                        acc)
 //! ```
 //! The rotation and merge are the shared [`crate::gearbox::Gearbox`] on octet lanes.
 //!
@@ -28,7 +33,7 @@
 //! | `busy` | out | 1 | a beat taken is still inside (input slice, output queue, a segment end being flushed); low: every whole word taken has gone out |
 //!
 //! A segment that starts before the next expected octet (a retransmission, A.3) is trimmed: its
-//! first beat waits one cycle while the octets to skip are registered (whole beats, then the
+//! first beat waits two cycles while the octets to skip are registered (whole beats, then the
 //! first lanes of one beat, which the rotation below absorbs), and the rest goes on; one that
 //! holds nothing new is dropped without an error. Sequence numbers are compared as 32-bit
 //! differences (`expected - seq` below 2^31 is behind), so they wrap through 2^32.
@@ -37,10 +42,21 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Two cycles (an input register slice, the output queue; `m_axis` is a 2:1 multiplexer of
-//! registers, [`crate::stream_outq::StreamOutQ`]). One beat per cycle; a segment's end costs one
-//! more cycle when its whole words did not all fit the beat that completed a full one, and a
-//! retransmission one cycle to register what it skips.
+//! Three cycles (an input register slice, the op register, the output queue; `m_axis` is a
+//! 2:1 multiplexer of registers, [`crate::stream_outq::StreamOutQ`]). One beat per cycle; a
+//! segment's end costs one more cycle when its whole words did not all fit the beat that
+//! completed a full one, and a retransmission two cycles to register what it skips.
+//!
+//! ### Timing
+//! The decision stage works on counts only: the octets held (`a`), the beat's octet count and
+//! the sequence tests, all registers or one adder from registers. What it decides for acc and
+//! the beat (rotation, lanes held, which word is the incomplete one, whether acc takes the
+//! merged beat, the rotated beat or that word, the output's keep, last and sideband) goes into
+//! the op register with the beat, so the apply stage is the rotator, the merge and a one-hot
+//! word select into acc, every select a register (stop 58: `RxRealigner` alone at W = 8 went
+//! from 104.8 / 104.2 / 107.6 MHz to 118.7 / 119.0 / 116.2 at seeds 1 to 3, its critical path
+//! from the octet count's adder through the incomplete word's select into acc to the
+//! sequence-number tests).
 //!
 //! ### Reset
 //! `rst` loads the expected sequence number and empties the octet buffer.
@@ -99,7 +115,8 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     exp_seq: DFF<Bits<32>>,
     in_seg: DFF<Bit>,
     drop: DFF<Bit>,
-    // Octets waiting (lanes 0..a), and a segment's whole words still to go out (flush).
+    // Octets waiting (lanes 0..a; `acc` is the apply stage's, `a` the decision stage's count
+    // after every op issued), and a segment's whole words still to go out (flush).
     acc: DFF<Bits<B>>,
     a: DFF<Bits<8>>,
     flush: DFF<Bit>,
@@ -112,6 +129,8 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     skipping: DFF<Bit>,
     sk_beats: DFF<Bits<32>>,
     sk_beats_nz: DFF<Bit>,
+    // The cycle after `load`: sk_beats_nz is worked out from the registered sk_beats.
+    sk_fresh: DFF<Bit>,
     sk_lanes: DFF<Bits<8>>,
     am: DFF<Bits<8>>,
     misaligned: DFF<Bit>,
@@ -122,6 +141,22 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     h_eq: DFF<Bit>,
     h_neg: DFF<Bit>,
     seq_sk: DFF<Bits<32>>,
+    // The op register between the decision and the apply stage: what the apply stage does with
+    // acc and the beat, every choice already made (see the module documentation).
+    opv: DFF<Bit>,
+    op_emit: DFF<Bit>,
+    op_flush: DFF<Bit>,
+    op_accwe: DFF<Bit>,
+    op_sel_rot: DFF<Bit>,
+    op_sel_rem: DFF<Bit>,
+    op_data: DFF<Bits<B>>,
+    op_ramt: DFF<Bits<8>>,
+    op_hold: DFF<Bits<8>>,
+    op_rem: DFF<Bits<16>>,
+    op_keep: DFF<Bits<W>>,
+    op_last: DFF<Bit>,
+    op_fin: DFF<Bit>,
+    op_lost: DFF<Bit>,
     // Constants.
     c_ones_w: Constant<Bits<W>>,
     c_w: Constant<Bits<8>>,
@@ -132,6 +167,7 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     c_wbits: Constant<Bits<32>>,
     c_cnt: Vec<Constant<Bits<8>>>,
     c_lane: Vec<Constant<Bits<8>>>,
+    c_onehot: Vec<Constant<Bits<16>>>,
     // Combinational.
     kedge: Signal<Local, Bits<W>>,
     kc: Signal<Local, Bits<8>>,
@@ -144,6 +180,7 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     behind_lanes: Signal<Local, Bits<8>>,
     old: Signal<Local, Bit>,
     load: Signal<Local, Bit>,
+    hold_head: Signal<Local, Bit>,
     base_ready: Signal<Local, Bit>,
     base_take: Signal<Local, Bit>,
     whole_skip: Signal<Local, Bit>,
@@ -169,9 +206,17 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     gb: Gearbox<B>,
     rem_src: Signal<Local, Bits<B>>,
     rem_hit: Vec<Signal<Local, Bit>>,
+    rem_sel: Signal<Local, Bits<16>>,
     acc_next: Signal<Local, Bits<B>>,
     rem_word: Signal<Local, Bits<32>>,
     emit: Signal<Local, Bit>,
+    accwe: Signal<Local, Bit>,
+    sel_rot: Signal<Local, Bit>,
+    sel_rem: Signal<Local, Bit>,
+    o_keep: Signal<Local, Bits<W>>,
+    o_last: Signal<Local, Bit>,
+    a_go: Signal<Local, Bit>,
+    a_free: Signal<Local, Bit>,
     km_a: Signal<Local, Bits<W>>,
     km_ta: Signal<Local, Bits<W>>,
     km_tm: Signal<Local, Bits<W>>,
@@ -225,12 +270,27 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             skipping: Default::default(),
             sk_beats: Default::default(),
             sk_beats_nz: Default::default(),
+            sk_fresh: Default::default(),
             sk_lanes: Default::default(),
             am: Default::default(),
             misaligned: Default::default(),
             h_eq: Default::default(),
             h_neg: Default::default(),
             seq_sk: Default::default(),
+            opv: Default::default(),
+            op_emit: Default::default(),
+            op_flush: Default::default(),
+            op_accwe: Default::default(),
+            op_sel_rot: Default::default(),
+            op_sel_rem: Default::default(),
+            op_data: Default::default(),
+            op_ramt: Default::default(),
+            op_hold: Default::default(),
+            op_rem: Default::default(),
+            op_keep: Default::default(),
+            op_last: Default::default(),
+            op_fin: Default::default(),
+            op_lost: Default::default(),
             c_ones_w: Constant::new(Bits::<W>::mask()),
             c_w: Constant::new((W as u64).into()),
             c_w9: Constant::new((W as u64).into()),
@@ -239,6 +299,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             c_wbits: Constant::new((W.trailing_zeros() as u64).into()),
             c_cnt: (0..W).map(|k| Constant::new(((k + 1) as u64).into())).collect(),
             c_lane: (0..W / 4).map(|j| Constant::new((j as u64).into())).collect(),
+            c_onehot: (0..W / 4).map(|j| Constant::new((1u64 << j).into())).collect(),
             kedge: Default::default(),
             kc: Default::default(),
             p_user: Default::default(),
@@ -250,6 +311,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             behind_lanes: Default::default(),
             old: Default::default(),
             load: Default::default(),
+            hold_head: Default::default(),
             base_ready: Default::default(),
             base_take: Default::default(),
             whole_skip: Default::default(),
@@ -273,9 +335,17 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             gb: Gearbox::new("RxRealigner", 8),
             rem_src: Default::default(),
             rem_hit: (0..W / 4).map(|_| Default::default()).collect(),
+            rem_sel: Default::default(),
             acc_next: Default::default(),
             rem_word: Default::default(),
             emit: Default::default(),
+            accwe: Default::default(),
+            sel_rot: Default::default(),
+            sel_rem: Default::default(),
+            o_keep: Default::default(),
+            o_last: Default::default(),
+            a_go: Default::default(),
+            a_free: Default::default(),
             km_a: Default::default(),
             km_ta: Default::default(),
             km_tm: Default::default(),
@@ -327,12 +397,27 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             skipping,
             sk_beats,
             sk_beats_nz,
+            sk_fresh,
             sk_lanes,
             am,
             misaligned,
             h_eq,
             h_neg,
-            seq_sk
+            seq_sk,
+            opv,
+            op_emit,
+            op_flush,
+            op_accwe,
+            op_sel_rot,
+            op_sel_rem,
+            op_data,
+            op_ramt,
+            op_hold,
+            op_rem,
+            op_keep,
+            op_last,
+            op_fin,
+            op_lost
         );
         self.pre.clock.next = self.clock.val();
         self.pre.rst.next = self.rst.val();
@@ -351,8 +436,10 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.gap.d.next = true;
         }
         self.cfg_misaligned.next = self.misaligned.q.val();
-        self.busy.next =
-            self.pre.m_axis.valid.val() | self.out.m_axis.valid.val() | self.flush.q.val();
+        self.busy.next = self.pre.m_axis.valid.val()
+            | self.opv.q.val()
+            | self.out.m_axis.valid.val()
+            | self.flush.q.val();
 
         // ---- Input register: the beat and its octet count. ----
         self.kedge.next = self.s_axis.keep.val() & !(self.s_axis.keep.val() >> 1);
@@ -376,15 +463,21 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();
 
-        // ---- The core. ----
+        // ---- The decision stage: what to do with the head beat and acc, from counts. ----
+        // The apply stage (below) takes an op this cycle when its op register is empty or the
+        // op in it goes (its beat, if any, taken by the output queue): registers only.
+        self.a_go.next = self.opv.q.val() & (!self.op_emit.q.val() | self.out.s_axis.ready.val());
+        self.a_free.next = !self.opv.q.val() | !self.op_emit.q.val() | self.out.s_axis.ready.val();
         self.p_user.next = self.pre.m_axis.user.val();
         self.k.next = bit_cast::<8, 7>(self.p_user.val().get_value_align_in_octets());
         self.first.next = !self.in_seg.q.val();
         // The segment's sequence tests come from registers (worked out a cycle ahead, below).
         self.seq_ok.next = self.h_eq.q.val();
         // A segment that starts before the next expected octet (a retransmission): its first
-        // beat waits one cycle (`load`) while the octets to skip are registered as whole beats
-        // and lanes, so that only registers feed the rotation and the counts below.
+        // beat waits two cycles (`load`, then `sk_fresh`) while the octets to skip are
+        // registered as whole beats and lanes, and then whether any whole beat is skipped, so
+        // that only registers feed the rotation and the counts below (no 32-bit subtraction
+        // into a 27-bit zero test in one cycle).
         self.behind.next = self.exp_seq.q.val() - self.p_user.val().get_value_align_in_seq();
         self.old.next = !self.seq_ok.val() & !self.h_neg.q.val();
         self.behind_beats.next = self.behind.val() >> self.c_wbits.val();
@@ -398,10 +491,15 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         if self.load.val() {
             self.skipping.d.next = true;
             self.sk_beats.d.next = self.behind_beats.val();
-            self.sk_beats_nz.d.next = self.behind_beats.val() != 0;
+            self.sk_fresh.d.next = true;
             self.sk_lanes.d.next = self.behind_lanes.val();
             self.am.d.next = self.a.q.val() - self.behind_lanes.val();
         }
+        if self.sk_fresh.q.val() {
+            self.sk_fresh.d.next = false;
+            self.sk_beats_nz.d.next = self.sk_beats.q.val() != 0;
+        }
+        self.hold_head.next = self.load.val() | self.sk_fresh.q.val();
         // While skipping: a whole beat skipped, or the lanes taken before cut off the beat's
         // first octets (`partial`: the rotation starts from `am`, the count from k - lanes).
         self.whole_skip.next = self.skipping.q.val()
@@ -416,17 +514,17 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.ramt.next = self.am.q.val() & self.c_lanes.val();
         }
         self.keff.next = self.k.val() - self.part.val();
-        // Take a beat when the output can take one and no segment end is being flushed; after
-        // the stream's end nothing more is taken (beats are dropped).
-        self.base_ready.next =
-            (self.out.s_axis.ready.val() & !self.flush.q.val()) | self.done.q.val();
+        // Take a beat when the apply stage can take an op and no segment end is being flushed;
+        // after the stream's end nothing more is taken (beats are dropped).
+        self.base_ready.next = (self.a_free.val() & !self.flush.q.val()) | self.done.q.val();
         self.base_take.next = self.pre.m_axis.valid.val() & self.base_ready.val();
-        self.take.next = self.base_take.val() & !self.load.val();
-        self.pre.m_axis.ready.next = self.base_ready.val() & !self.load.val();
+        self.take.next = self.base_take.val() & !self.hold_head.val();
+        self.pre.m_axis.ready.next = self.base_ready.val() & !self.hold_head.val();
         // The beat counts if its segment is the next in sequence (or a retransmission of it,
         // once loaded), unless every octet of it was taken before. (`load` excludes the
-        // first two terms, so `base_take` serves here.)
+        // first two terms, `sk_fresh` is excluded here.)
         self.counts.next = self.base_take.val()
+            & !self.sk_fresh.q.val()
             & !self.done.q.val()
             & ((self.first.val() & (self.seq_ok.val() | self.skipping.q.val()))
                 | (!self.first.val() & !self.drop.q.val()));
@@ -474,20 +572,11 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.word_in.next = (self.total_m.val() >> 2) != 0;
         }
         self.full.next = !self.tmw.val().get_bit(8);
-        // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
-        self.gb.data.next = self.pre.m_axis.data.val();
-        self.gb.amt.next = self.ramt.val();
-        self.gb.acc.next = self.acc.q.val();
-        self.gb.hold.next = self.a.q.val();
         // The incomplete word left after a segment's whole words go out: word rem_n / 4 of the
-        // source (merged, or acc when flushing), moved to lane 0.
+        // source (merged, or acc when flushing), moved to lane 0 by the apply stage.
         // The word's lane is decoded for each count it can come from (total for a or for am,
         // a when flushing) beside the choice, which then selects one-hot.
-        self.rem_src.next = self.gb.merged.val();
-        if self.flush.q.val() {
-            self.rem_src.next = self.acc.q.val();
-        }
-        self.rem_word.next = 0.into();
+        self.rem_sel.next = 0.into();
         for j in 0..(W / 4) {
             self.rem_hit[j].next = (self.total_a.val() >> 2) == self.c_lane[j].val();
             if self.partial.val() {
@@ -497,17 +586,14 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
                 self.rem_hit[j].next = (self.a.q.val() >> 2) == self.c_lane[j].val();
             }
             if self.rem_hit[j].val() {
-                self.rem_word.next =
-                    self.rem_word.val() | self.rem_src.val().get_bits::<32>(j * 32);
+                self.rem_sel.next = self.rem_sel.val() | self.c_onehot[j].val();
             }
         }
         // What goes out: a full beat; a segment's last whole words; a flush of acc's words; the
         // end of a dropped segment that carries FIN.
         self.emit.next = false;
-        self.out.s_axis.data.next = self.gb.merged.val();
         if self.flush.q.val() {
-            self.emit.next = self.out.s_axis.ready.val();
-            self.out.s_axis.data.next = self.acc.q.val();
+            self.emit.next = self.a_free.val();
         } else if self.use_beat.val() {
             if self.full.val() {
                 self.emit.next = true;
@@ -542,17 +628,17 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         }
         self.tmw_z.next = self.tmw.val() == 0;
         if self.flush.q.val() {
-            self.out.s_axis.keep.next = self.km_a.val();
+            self.o_keep.next = self.km_a.val();
         } else if !self.use_beat.val() {
-            self.out.s_axis.keep.next = 0.into();
+            self.o_keep.next = 0.into();
         } else if self.full.val() {
-            self.out.s_axis.keep.next = self.c_ones_w.val();
+            self.o_keep.next = self.c_ones_w.val();
         } else {
-            self.out.s_axis.keep.next = self.km_t.val();
+            self.o_keep.next = self.km_t.val();
         }
         // A flush is a segment's last words (a < W); a full beat is a packet's last only when
         // it completes a segment exactly at the stream's end.
-        self.out.s_axis.last.next = self.flush.q.val()
+        self.o_last.next = self.flush.q.val()
             | !self.use_beat.val()
             | !self.full.val()
             | (self.fin.val() & self.tmw_z.val());
@@ -568,29 +654,33 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.o_fin.next = self.flush_fin.q.val();
             self.o_lost.next = self.flush_fin.q.val() & ((self.a.q.val() & 3) != 0);
         }
-        self.out.s_axis.valid.next = self.emit.val();
-        self.out.s_axis.user.next = 0.into();
-        self.out.s_axis.user.next.set_value_rx_word_fin(self.o_fin.val());
-        self.out.s_axis.user.next.set_value_rx_word_lost(self.o_lost.val());
-        // State. acc's next value: the merged beat, the incomplete word (a flush, a segment's
-        // last beat), or the rotated beat after a full one; `full` chooses last, so that it
-        // (an adder's sign) only drives the final selection (flush and use_beat exclude each
-        // other).
-        self.acc_next.next = self.gb.merged.val();
-        if self.flush.q.val() | self.pre.m_axis.last.val() {
-            self.acc_next.next = bit_cast::<B, 32>(self.rem_word.val());
-        }
-        if !self.flush.q.val() & self.full.val() {
-            self.acc_next.next = self.gb.rot.val();
-        }
-        // The enables of acc and a: a flush that goes out (emit is then the output's ready, a
-        // register, and is written as that here so that the enables do not share emit's logic
-        // for a used beat, which waits for `full`), or a used beat.
-        if (self.flush.q.val() & self.out.s_axis.ready.val()) | self.use_beat.val() {
-            self.acc.d.next = self.acc_next.val();
+        // acc's next value, chosen here and applied by the apply stage: the merged beat, the
+        // incomplete word (a flush, a segment's last beat), or the rotated beat after a full
+        // one (flush and use_beat exclude each other). acc changes with a flush that goes out
+        // or a used beat.
+        self.sel_rem.next = self.flush.q.val() | self.pre.m_axis.last.val();
+        self.sel_rot.next = !self.flush.q.val() & self.full.val();
+        self.accwe.next = (self.flush.q.val() & self.a_free.val()) | self.use_beat.val();
+        // The op register loads whenever the apply stage takes an op (every decision above
+        // that acts implies `a_free`); its payload registers load on that register-only enable.
+        if self.a_free.val() {
+            self.opv.d.next = self.emit.val() | self.accwe.val();
+            self.op_emit.d.next = self.emit.val();
+            self.op_flush.d.next = self.flush.q.val();
+            self.op_accwe.d.next = self.accwe.val();
+            self.op_sel_rot.d.next = self.sel_rot.val();
+            self.op_sel_rem.d.next = self.sel_rem.val();
+            self.op_data.d.next = self.pre.m_axis.data.val();
+            self.op_ramt.d.next = self.ramt.val();
+            self.op_hold.d.next = self.a.q.val();
+            self.op_rem.d.next = self.rem_sel.val();
+            self.op_keep.d.next = self.o_keep.val();
+            self.op_last.d.next = self.o_last.val();
+            self.op_fin.d.next = self.o_fin.val();
+            self.op_lost.d.next = self.o_lost.val();
         }
         if self.flush.q.val() {
-            if self.out.s_axis.ready.val() {
+            if self.a_free.val() {
                 self.flush.d.next = false;
                 self.a.d.next = self.a.q.val() & 3;
             }
@@ -654,6 +744,40 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.h_eq.d.next = self.d_h.val() == 0;
             self.h_neg.d.next = self.nb_h.val().get_bit(31);
         }
+        // ---- The apply stage: the op's choices on acc and its beat, selects from registers. ----
+        // The shared gearbox: the beat rotated up by the lanes held, after acc's held lanes.
+        self.gb.data.next = self.op_data.q.val();
+        self.gb.amt.next = self.op_ramt.q.val();
+        self.gb.acc.next = self.acc.q.val();
+        self.gb.hold.next = self.op_hold.q.val();
+        self.rem_src.next = self.gb.merged.val();
+        if self.op_flush.q.val() {
+            self.rem_src.next = self.acc.q.val();
+        }
+        self.rem_word.next = 0.into();
+        for j in 0..(W / 4) {
+            if self.op_rem.q.val().get_bit(j) {
+                self.rem_word.next =
+                    self.rem_word.val() | self.rem_src.val().get_bits::<32>(j * 32);
+            }
+        }
+        self.acc_next.next = self.gb.merged.val();
+        if self.op_sel_rem.q.val() {
+            self.acc_next.next = bit_cast::<B, 32>(self.rem_word.val());
+        }
+        if self.op_sel_rot.q.val() {
+            self.acc_next.next = self.gb.rot.val();
+        }
+        if self.a_go.val() & self.op_accwe.q.val() {
+            self.acc.d.next = self.acc_next.val();
+        }
+        self.out.s_axis.data.next = self.rem_src.val();
+        self.out.s_axis.keep.next = self.op_keep.q.val();
+        self.out.s_axis.last.next = self.op_last.q.val();
+        self.out.s_axis.valid.next = self.opv.q.val() & self.op_emit.q.val();
+        self.out.s_axis.user.next = 0.into();
+        self.out.s_axis.user.next.set_value_rx_word_fin(self.op_fin.q.val());
+        self.out.s_axis.user.next.set_value_rx_word_lost(self.op_lost.q.val());
         // Reset.
         self.pos.next = self.cfg_seq.val() - self.cfg_origin.val();
         if self.rst.val() {
@@ -669,6 +793,8 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
             self.gap.d.next = false;
             self.skipping.d.next = false;
             self.sk_beats_nz.d.next = false;
+            self.sk_fresh.d.next = false;
+            self.opv.d.next = false;
         }
     }
 }
