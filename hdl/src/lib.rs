@@ -2,7 +2,8 @@
 //!
 //! - [`stream`]: the stream bundle every streaming block uses, with its handshake rules;
 //! - [`crc`]: the pipelined parallel CRC engine (RFC 5044 4.4) and the exported CRC top;
-//! - [`fifo`]: a small FIFO in distributed RAM ([`lutram`]); [`skid`]: a two-entry register slice;
+//! - [`fifo`]: a small FIFO in distributed RAM ([`lutram`]); [`block_ram`]: block RAM without
+//!   read-during-write bypass; [`skid`]: a two-entry register slice;
 //! - [`gearbox`]: the lane rotator and merger shared by the segmenter, Marker inserter, realigner,
 //!   delineator and Marker stripper;
 //! - [`keep_words`]: whole 4-octet words in a beat from its `keep` (the MPA blocks' decoder);
@@ -22,6 +23,7 @@
 //!   (event-driven simulators).
 
 pub mod axi;
+pub mod block_ram;
 pub mod board;
 pub mod comb_shadow;
 pub mod crc;

@@ -11,7 +11,7 @@
 //! it, every input beat is taken and dropped until reset (so the bad beats need no rollback).
 //!
 //! ```text
-//!  s_axis ─► write at wr ─► RAM<Bits<8W>, A> (data only) ─► read at rd ─► StreamOutQ ─► m_axis
+//!  s_axis ─► write at wr ─► BlockRam<8W, A> (data only) ─► read at rd ─► StreamOutQ ─► m_axis
 //!   last beat: descriptor (seq, length, error, code) ─► RegFifo (32) ─┘ keep, last rebuilt
 //!                                                                        from the length
 //! ```
@@ -44,10 +44,19 @@
 //! The read side's last-beat decision (which pops the descriptor) reads registers only: each
 //! descriptor carries "ULPDU_Length is W or less", worked out on the write side, and a packet's
 //! later beats a register "octets left are W or less" updated beside the count.
+//! The buffer is a [`BlockRam`]: no bypass for a word read in the cycle it is written (Yosys
+//! otherwise compares the next read pointer with the write pointer and multiplexes the written
+//! word into the read data, a path that limited `mpa_rx_w8` at two seeds of three at stop 59).
+//! Such reads happen (the read side reads at its next pointer every cycle, also when it has
+//! caught up with the write side) and are never used: a packet's descriptor reaches the read
+//! side two cycles after its last beat's write, and the word at the read pointer is read again
+//! in between. `testbench/tests/rx_release_poison.rs` shows it on a model that inverts every
+//! such read.
 //!
 //! ### Reset
 //! `rst` empties the buffer and the descriptor FIFO and revives the stream.
 
+use crate::block_ram::BlockRam;
 use crate::fifo::RegFifo;
 use crate::sideband::{RxUlpduUserFields, RX_ULPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
@@ -82,7 +91,7 @@ pub struct RxRelease<const W: usize, const B: usize, const A: usize> {
     pub m_axis: StreamSource<W, B, RX_ULPDU_USER>,
     /// Pulse: a bad ULPDU was dropped.
     pub dropped: Signal<Out, Bit>,
-    ram: RAM<Bits<B>, A>,
+    ram: BlockRam<B, A>,
     desc: RegFifo<DESC_USER>,
     out: StreamOutQ<W, B, RX_ULPDU_USER>,
     // Write side.
@@ -217,8 +226,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxRelease<W, B, A
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, wr, ready_q, dead, dcnt, drop_q, rd, r_mid, r_rem, r_le);
-        self.ram.read_clock.next = self.clock.val();
-        self.ram.write_clock.next = self.clock.val();
+        self.ram.clock.next = self.clock.val();
         self.desc.clock.next = self.clock.val();
         self.desc.rst.next = self.rst.val();
         self.out.clock.next = self.clock.val();
