@@ -78,6 +78,10 @@
 //! kept beside it in the head slice, and each lane's Marker test from registers, so the lane
 //! after the last fragment only selects one; for lane 0 of the beat offered now, the Marker
 //! test compares ULPDU_Length itself with a threshold from registers (no adder after the beat).
+//! That lane (s + rem + inc) is tested on a sum of log2(W/4) + 1 bits, enough where it is read
+//! (s and rem are then at most a beat's words). The sequence number of lane s lags by the words
+//! taken in the cycle before: their count is a register loaded every cycle, and the decision
+//! loads only a flag (whether they were taken) into that sum.
 //!
 //! ### Reset
 //! `rst` loads the position and sequence number, and starts at an FPDU boundary.
@@ -140,8 +144,11 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     te: DFF<Bits<7>>,
     te_m2: DFF<Bits<7>>,
     seq: DFF<Bits<32>>,
-    // Words taken in the cycle before: seq lags by them (its adder is not after the decision).
-    wu_r: DFF<Bits<7>>,
+    // The fragment's word count of the cycle before, and whether it was taken: seq lags by
+    // them (its adder is not after the decision; the count loads every cycle, the flag is the
+    // decision's only load into this sum).
+    wk_r: DFF<Bits<6>>,
+    took_r: DFF<Bit>,
     // Words of the head beat not yet taken (h_n - s, kept as a register so no subtraction
     // precedes the decisions), and the word count of the beat in the head slice's second
     // entry (a copy of what the slice holds, loaded whenever that entry is free).
@@ -310,7 +317,7 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     new_user: Signal<Local, Bits<RX_FPDU_USER>>,
     err2_user: Signal<Local, Bits<RX_FPDU_USER>>,
     err1_user: Signal<Local, Bits<RX_FPDU_USER>>,
-    words_used: Signal<Local, Bits<7>>,
+    wu_now: Signal<Local, Bits<32>>,
     // The state after each choice of fragment length (see the state update).
     u_avail: Signal<Local, Bit>,
     u_e0: Signal<Local, Bit>,
@@ -332,6 +339,9 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     ch_e0: Signal<Local, Bits<6>>,
     ch_e1: Signal<Local, Bits<6>>,
     ch_hit: Vec<Signal<Local, Bit>>,
+    ch_e0n: Signal<Local, Bits<6>>,
+    ch_e1n: Signal<Local, Bits<6>>,
+    c_emask: Constant<Bits<6>>,
     ch_good: Signal<Local, Bit>,
     ch_good_nb: Signal<Local, Bit>,
     ch_at_end: Signal<Local, Bit>,
@@ -385,7 +395,8 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             te: Default::default(),
             te_m2: Default::default(),
             seq: Default::default(),
-            wu_r: Default::default(),
+            wk_r: Default::default(),
+            took_r: Default::default(),
             avail_r: Default::default(),
             av_gt: (0..words).map(|_| Default::default()).collect(),
             skid_n: Default::default(),
@@ -517,7 +528,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             new_user: Default::default(),
             err2_user: Default::default(),
             err1_user: Default::default(),
-            words_used: Default::default(),
+            wu_now: Default::default(),
             u_avail: Default::default(),
             u_e0: Default::default(),
             u_e1: Default::default(),
@@ -537,6 +548,9 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             ch_e0: Default::default(),
             ch_e1: Default::default(),
             ch_hit: (0..words).map(|_| Default::default()).collect(),
+            ch_e0n: Default::default(),
+            ch_e1n: Default::default(),
+            c_emask: Constant::new(((2 * words - 1) as u64).into()),
             ch_good: Default::default(),
             ch_good_nb: Default::default(),
             ch_at_end: Default::default(),
@@ -577,7 +591,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             te,
             te_m2,
             seq,
-            wu_r,
+            wk_r,
+            took_r,
             avail_r,
             skid_n,
             in_body,
@@ -956,7 +971,11 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.new_user.next = 0.into();
         // The sequence number of lane s: seq plus the words taken in the cycle before (from
         // registers only).
-        self.seq_now.next = self.seq.q.val() + (bit_cast::<32, 7>(self.wu_r.q.val()) << 2);
+        self.wu_now.next = 0.into();
+        if self.took_r.q.val() {
+            self.wu_now.next = bit_cast::<32, 6>(self.wk_r.q.val());
+        }
+        self.seq_now.next = self.seq.q.val() + (self.wu_now.val() << 2);
         self.new_user.next.set_value_rx_fpdu_seq(self.seq_now.val());
         self.new_user.next.set_value_rx_fpdu_to_marker(self.to_mk.q.val());
         self.new_user.next.set_value_rx_fpdu_markers(self.markers.val());
@@ -1063,7 +1082,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.mbe_after_mk.next = self.rem.q.val() > (bit_cast::<16, 7>(self.to_mk.q.val()) + 127);
         self.mk_before_end.d.next = self.mk_before_end.q.val();
         self.pop.next = false;
-        self.words_used.next = 0.into();
         self.acc_m.d.next = self.gb.merged.val();
         self.acc_r.d.next = self.gb.rot.val();
         self.acc_use_r.d.next = false;
@@ -1129,7 +1147,6 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.c_take.next = self.c_one_m.val();
         }
         if self.take.val() {
-            self.words_used.next = bit_cast::<7, 6>(self.k.val());
             self.c_next.next = self.c_take.val();
             if self.gt.val() {
                 // A full beat out; the rest stays in acc_r: more of the FPDU, or its tail,
@@ -1177,6 +1194,16 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         // compared with each lane's index beside inc, so lane e is a one-hot choice.
         self.ch_e0.next = self.s.q.val() + self.rem6.val();
         self.ch_e1.next = self.s.q.val() + self.rem6.val() + 1;
+        // The same sums on the low bits only, for the lane tests: they are read only when the
+        // fragment ends the FPDU (rem and s at most a beat's words), so s + rem + 1 is below
+        // two beats' words and its low bits decide the lane (a narrow adder, no carry chain
+        // across all six bits before the comparisons).
+        self.ch_e0n.next = ((self.s.q.val() & self.c_emask.val())
+            + (self.rem6.val() & self.c_emask.val()))
+            & self.c_emask.val();
+        self.ch_e1n.next =
+            ((self.s.q.val() & self.c_emask.val()) + (self.rem6.val() & self.c_emask.val()) + 1)
+                & self.c_emask.val();
         // to_mk counts from lane s: from lane j it is to_mk0 - j (mod 128, to_mk0 = to_mk + s, a
         // register; 16 bits, so that the comparison with P needs no narrowing). The next FPDU
         // starts with a Marker when that is 0, i.e. to_mk0 == j (no subtraction).
@@ -1190,9 +1217,9 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             // A header that can be taken here: within the limit, not after a leading Marker.
             self.ch_okj[j].next = self.hd_mok[j].q.val()
                 & !(self.cfg_markers.val() & (self.to_mk0.q.val() == self.c_lane7[j].val()));
-            self.ch_hit[j].next = self.ch_e0.val() == self.c_lane[j].val();
+            self.ch_hit[j].next = self.ch_e0n.val() == self.c_lane[j].val();
             if self.inc.val() {
-                self.ch_hit[j].next = self.ch_e1.val() == self.c_lane[j].val();
+                self.ch_hit[j].next = self.ch_e1n.val() == self.c_lane[j].val();
             }
             if self.ch_hit[j].val() {
                 self.ch_good.next = self.ch_good.val() | self.ch_okj[j].val();
@@ -1337,7 +1364,8 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.to_mk0.d.next = self.to_mk.d.val();
         }
         self.seq.d.next = self.seq_now.val();
-        self.wu_r.d.next = self.words_used.val();
+        self.wk_r.d.next = self.k.val();
+        self.took_r.d.next = self.take.val();
         // te = to_mk - avail (words from the head beat's end to the next Marker position) does
         // not change while the beat stays (both step by the words taken); when it goes (all its
         // words taken: to_mk - words = te) or the slice is empty (nothing taken: to_mk), it is
@@ -1400,7 +1428,7 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.to_mk.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
             self.to_mk0.d.next = bit_cast::<7, 32>((0 - self.pos.val()) >> 2);
             self.seq.d.next = self.cfg_seq.val();
-            self.wu_r.d.next = 0.into();
+            self.took_r.d.next = false;
             self.in_body.d.next = false;
             self.mk_on.d.next = self.cfg_markers.val();
             self.lead_prep.d.next = false;

@@ -143,11 +143,14 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     bad_now: Signal<Local, Bit>,
     comp: Signal<Local, Bits<B>>,
     low: Signal<Local, Bits<B>>,
-    words: Signal<Local, Bits<5>>,
     nge: Signal<Local, Bits<32>>,
     wge: Signal<Local, Bits<32>>,
     s_hdr: Signal<Local, Bit>,
     s_k: Signal<Local, Bits<7>>,
+    nk0: Signal<Local, Bits<7>>,
+    nk1: Signal<Local, Bits<7>>,
+    nk2: Signal<Local, Bits<7>>,
+    nk3: Signal<Local, Bits<7>>,
     s_ge: Signal<Local, Bits<32>>,
     s_take: Signal<Local, Bit>,
     s_user: Signal<Local, Bits<PRE_USER>>,
@@ -248,11 +251,14 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             bad_now: Default::default(),
             comp: Default::default(),
             low: Default::default(),
-            words: Default::default(),
             nge: Default::default(),
             wge: Default::default(),
             s_hdr: Default::default(),
             s_k: Default::default(),
+            nk0: Default::default(),
+            nk1: Default::default(),
+            nk2: Default::default(),
+            nk3: Default::default(),
             s_ge: Default::default(),
             s_take: Default::default(),
             s_user: Default::default(),
@@ -356,7 +362,6 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         // pw: the FPDUPTR this Marker must carry, a register kept per packet (the next one is
         // 512 octets on, less 4 after a leading Marker: the octets back to ULPDU_Length).
         self.bad_now.next = self.has_mk.val() & ((self.ptr.val() & 0xFFFC) != self.pw.val());
-        self.words.next = self.n.val() - bit_cast::<5, 1>(self.has_mk.val().into());
         // Worked out here for the gearbox stage, from this beat alone: is ULPDU_Length in it
         // (the packet's first beat with words), the 16-bit lanes the gearbox takes, and for each
         // count c of lanes the gearbox may hold whether c + k completes a beat.
@@ -373,8 +378,22 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             self.wge.next = self.nge.val() >> 1;
         }
         self.s_hdr.next = !(self.s_mid.q.val() & self.s_seen.q.val()) & self.wge.val().get_bit(1);
-        self.s_k.next =
-            (bit_cast::<7, 5>(self.words.val()) << 1) - bit_cast::<7, 1>(self.s_hdr.val().into());
+        // s_k = 2 words - is_hdr = 2n - 2 has_mk - is_hdr: the four values from n (a function
+        // of keep alone) are summed beside the Marker test, which then only selects one (no
+        // adder after the Marker's lane comparison).
+        self.nk0.next = bit_cast::<7, 5>(self.n.val()) << 1;
+        self.nk1.next = (bit_cast::<7, 5>(self.n.val()) << 1) - 1;
+        self.nk2.next = (bit_cast::<7, 5>(self.n.val()) << 1) - 2;
+        self.nk3.next = (bit_cast::<7, 5>(self.n.val()) << 1) - 3;
+        self.s_k.next = self.nk0.val();
+        if self.has_mk.val() {
+            self.s_k.next = self.nk2.val();
+            if self.s_hdr.val() {
+                self.s_k.next = self.nk3.val();
+            }
+        } else if self.s_hdr.val() {
+            self.s_k.next = self.nk1.val();
+        }
         self.s_ge.next = 0.into();
         for c in 0..(W / 2) {
             if (!self.s_hdr.val() & ((self.wge.val() >> self.c_t0[c].val()) & 1 != 0))
