@@ -76,8 +76,10 @@
 //! the fragment's length (after the FPDU's last fragment `rem` is not used again). For chaining,
 //! every lane's header candidate (P and the limit check) is worked out from the input beat and
 //! kept beside it in the head slice, and each lane's Marker test from registers, so the lane
-//! after the last fragment only selects one; for lane 0 of the beat offered now, the Marker
-//! test compares ULPDU_Length itself with a threshold from registers (no adder after the beat).
+//! after the last fragment only selects one (each lane carries P + j as well, so that its test
+//! against the Marker distance from lane j is one comparison of registers, no subtraction
+//! first); for lane 0 of the beat offered now, the Marker test compares ULPDU_Length itself
+//! with a threshold from registers (no adder after the beat).
 //! That lane (s + rem + inc) is tested on a sum of log2(W/4) + 1 bits, enough where it is read
 //! (s and rem are then at most a beat's words). The sequence number of lane s lags by the words
 //! taken in the cycle before: their count is a register loaded every cycle, and the decision
@@ -126,10 +128,12 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     pm_n: DFF<Bits<6>>,
     pm_len0: DFF<Bits<16>>,
     pm_p: Vec<DFF<Bits<16>>>,
+    pm_q: Vec<DFF<Bits<9>>>,
     pm_ok: Vec<DFF<Bit>>,
     ps_n: DFF<Bits<6>>,
     ps_len0: DFF<Bits<16>>,
     ps_p: Vec<DFF<Bits<16>>>,
+    ps_q: Vec<DFF<Bits<9>>>,
     ps_ok: Vec<DFF<Bit>>,
     head: StreamSkid<W, B, RX_WORD_USER>,
     out: StreamOutQ<W, B, RX_FPDU_USER>,
@@ -164,8 +168,12 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     // second entry's. (The two slices' copies follow the same load rule, written twice; a
     // shared "copy beside a StreamSkid" block would hold it once.)
     hd_mp: Vec<DFF<Bits<16>>>,
+    // P + j of each lane j for the chaining Marker test, as its low 8 bits and (bit 8)
+    // whether it is 256 or more, copied like P (`*_q` beside `*_p`).
+    hd_mq: Vec<DFF<Bits<9>>>,
     hd_mok: Vec<DFF<Bit>>,
     hd_sp: Vec<DFF<Bits<16>>>,
+    hd_sq: Vec<DFF<Bits<9>>>,
     hd_sok: Vec<DFF<Bit>>,
     // Lane 0's ULPDU_Length in the head slice's second entry (for the Marker test of a header
     // read at the next beat's lane 0).
@@ -229,6 +237,10 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     r_hw: Vec<Signal<Local, Bits<16>>>,
     r_len: Vec<Signal<Local, Bits<16>>>,
     r_p: Vec<Signal<Local, Bits<16>>>,
+    r_pj: Vec<Signal<Local, Bits<16>>>,
+    r_q: Vec<Signal<Local, Bits<9>>>,
+    i_q: Vec<Signal<Local, Bits<9>>>,
+    c_p_add: Vec<Constant<Bits<16>>>,
     r_ok: Vec<Signal<Local, Bit>>,
     pre_load: Signal<Local, Bit>,
     i_n: Signal<Local, Bits<6>>,
@@ -346,8 +358,7 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     ch_good_nb: Signal<Local, Bit>,
     ch_at_end: Signal<Local, Bit>,
     ch_okj: Vec<Signal<Local, Bit>>,
-    ch_tms: Signal<Local, Bits<16>>,
-    ch_tomkj: Vec<Signal<Local, Bits<16>>>,
+    ch_tgt: Vec<Signal<Local, Bits<8>>>,
     ch_mbej: Vec<Signal<Local, Bit>>,
     ch_p_nb: Signal<Local, Bits<16>>,
     ch_ok_nb: Signal<Local, Bit>,
@@ -356,7 +367,6 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     ch_len_nb: Signal<Local, Bits<16>>,
     ch_p: Signal<Local, Bits<16>>,
     ch_mbe: Signal<Local, Bit>,
-    c_lane16: Vec<Constant<Bits<16>>>,
     fuser_now: Signal<Local, Bits<RX_FPDU_USER>>,
     chain: Signal<Local, Bit>,
 }
@@ -382,10 +392,12 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             pm_n: Default::default(),
             pm_len0: Default::default(),
             pm_p: (0..words).map(|_| Default::default()).collect(),
+            pm_q: (0..words).map(|_| Default::default()).collect(),
             pm_ok: (0..words).map(|_| Default::default()).collect(),
             ps_n: Default::default(),
             ps_len0: Default::default(),
             ps_p: (0..words).map(|_| Default::default()).collect(),
+            ps_q: (0..words).map(|_| Default::default()).collect(),
             ps_ok: (0..words).map(|_| Default::default()).collect(),
             head: StreamSkid::new(),
             out: StreamOutQ::new(),
@@ -401,8 +413,10 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             av_gt: (0..words).map(|_| Default::default()).collect(),
             skid_n: Default::default(),
             hd_mp: (0..words).map(|_| Default::default()).collect(),
+            hd_mq: (0..words).map(|_| Default::default()).collect(),
             hd_mok: (0..words).map(|_| Default::default()).collect(),
             hd_sp: (0..words).map(|_| Default::default()).collect(),
+            hd_sq: (0..words).map(|_| Default::default()).collect(),
             hd_sok: (0..words).map(|_| Default::default()).collect(),
             hd_slen0: Default::default(),
             in_body: Default::default(),
@@ -447,6 +461,10 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             r_hw: (0..words).map(|_| Default::default()).collect(),
             r_len: (0..words).map(|_| Default::default()).collect(),
             r_p: (0..words).map(|_| Default::default()).collect(),
+            r_pj: (0..words).map(|_| Default::default()).collect(),
+            r_q: (0..words).map(|_| Default::default()).collect(),
+            i_q: (0..words).map(|_| Default::default()).collect(),
+            c_p_add: (0..words).map(|j| Constant::new(((9 + 4 * j) as u64).into())).collect(),
             r_ok: (0..words).map(|_| Default::default()).collect(),
             pre_load: Default::default(),
             i_n: Default::default(),
@@ -555,8 +573,7 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             ch_good_nb: Default::default(),
             ch_at_end: Default::default(),
             ch_okj: (0..words).map(|_| Default::default()).collect(),
-            ch_tms: Default::default(),
-            ch_tomkj: (0..words).map(|_| Default::default()).collect(),
+            ch_tgt: (0..words).map(|_| Default::default()).collect(),
             ch_mbej: (0..words).map(|_| Default::default()).collect(),
             ch_p_nb: Default::default(),
             ch_ok_nb: Default::default(),
@@ -565,7 +582,6 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             ch_len_nb: Default::default(),
             ch_p: Default::default(),
             ch_mbe: Default::default(),
-            c_lane16: (0..words).map(|k| Constant::new((k as u64).into())).collect(),
             fuser_now: Default::default(),
             ch_q: Default::default(),
             chain: Default::default(),
@@ -643,6 +659,12 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.r_len[j].next =
                 ((self.r_hw[j].val() & 0xFF) << 8) | ((self.r_hw[j].val() >> 8) & 0xFF);
             self.r_p[j].next = (self.r_len[j].val() + 9) >> 2;
+            // P + j = (L + 9 + 4j) / 4: one adder beside P's.
+            self.r_pj[j].next = (self.r_len[j].val() + self.c_p_add[j].val()) >> 2;
+            self.r_q[j].next = self.r_pj[j].val().get_bits::<9>(0) & 0xFF;
+            if (self.r_pj[j].val() >> 8) != 0 {
+                self.r_q[j].next = self.r_q[j].val() | 0x100;
+            }
             self.r_ok[j].next = (self.r_len[j].val() <= self.cfg_max_ulpdu.val())
                 & (self.r_len[j].val() <= self.c_ulpdu_max.val());
         }
@@ -685,23 +707,31 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.pm_ok[j].clock.next = self.clock.val();
             self.ps_p[j].clock.next = self.clock.val();
             self.ps_ok[j].clock.next = self.clock.val();
+            self.pm_q[j].clock.next = self.clock.val();
+            self.ps_q[j].clock.next = self.clock.val();
+            self.ps_q[j].d.next = self.ps_q[j].q.val();
+            self.pm_q[j].d.next = self.pm_q[j].q.val();
             self.ps_p[j].d.next = self.ps_p[j].q.val();
             self.ps_ok[j].d.next = self.ps_ok[j].q.val();
             if self.pre.s_axis.ready.val() {
                 self.ps_p[j].d.next = self.r_p[j].val();
+                self.ps_q[j].d.next = self.r_q[j].val();
                 self.ps_ok[j].d.next = self.r_ok[j].val();
             }
             self.pm_p[j].d.next = self.pm_p[j].q.val();
             self.pm_ok[j].d.next = self.pm_ok[j].q.val();
             if self.pre_load.val() {
                 self.pm_p[j].d.next = self.r_p[j].val();
+                self.pm_q[j].d.next = self.r_q[j].val();
                 self.pm_ok[j].d.next = self.r_ok[j].val();
                 if !self.pre.s_axis.ready.val() {
                     self.pm_p[j].d.next = self.ps_p[j].q.val();
+                    self.pm_q[j].d.next = self.ps_q[j].q.val();
                     self.pm_ok[j].d.next = self.ps_ok[j].q.val();
                 }
             }
             self.i_p[j].next = self.pm_p[j].q.val();
+            self.i_q[j].next = self.pm_q[j].q.val();
             self.i_ok[j].next = self.pm_ok[j].q.val();
         }
         self.head.s_axis.data.next = self.pre.m_axis.data.val();
@@ -723,10 +753,14 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
             self.hd_mok[j].clock.next = self.clock.val();
             self.hd_sp[j].clock.next = self.clock.val();
             self.hd_sok[j].clock.next = self.clock.val();
+            self.hd_mq[j].clock.next = self.clock.val();
+            self.hd_sq[j].clock.next = self.clock.val();
+            self.hd_sq[j].d.next = self.hd_sq[j].q.val();
             self.hd_sp[j].d.next = self.hd_sp[j].q.val();
             self.hd_sok[j].d.next = self.hd_sok[j].q.val();
             if self.head.s_axis.ready.val() {
                 self.hd_sp[j].d.next = self.i_p[j].val();
+                self.hd_sq[j].d.next = self.i_q[j].val();
                 self.hd_sok[j].d.next = self.i_ok[j].val();
             }
         }
@@ -1204,16 +1238,21 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.ch_e1n.next =
             ((self.s.q.val() & self.c_emask.val()) + (self.rem6.val() & self.c_emask.val()) + 1)
                 & self.c_emask.val();
-        // to_mk counts from lane s: from lane j it is to_mk0 - j (mod 128, to_mk0 = to_mk + s, a
-        // register; 16 bits, so that the comparison with P needs no narrowing). The next FPDU
-        // starts with a Marker when that is 0, i.e. to_mk0 == j (no subtraction).
-        self.ch_tms.next = bit_cast::<16, 7>(self.to_mk0.q.val()) | 128;
+        // to_mk counts from lane s: from lane j it is T = to_mk0 - j (mod 128, to_mk0 = to_mk + s,
+        // a register). The next FPDU starts with a Marker when that is 0, i.e. to_mk0 == j (no
+        // subtraction); P > T is P + j > T + j, and T + j is to_mk0, or to_mk0 + 128 when
+        // to_mk0 < j: P + j comes with the lane's candidate, so one comparison of registers
+        // (its low 8 bits, or P + j >= 256) and no subtraction before it.
         self.ch_good.next = false;
         self.ch_p.next = 0.into();
         self.ch_mbe.next = false;
         for j in 0..(W / 4) {
-            self.ch_tomkj[j].next = (self.ch_tms.val() - self.c_lane16[j].val()) & 0x7F;
-            self.ch_mbej[j].next = self.hd_mp[j].q.val() > self.ch_tomkj[j].val();
+            self.ch_tgt[j].next = bit_cast::<8, 7>(self.to_mk0.q.val());
+            if self.to_mk0.q.val() < self.c_lane7[j].val() {
+                self.ch_tgt[j].next = bit_cast::<8, 7>(self.to_mk0.q.val()) | 0x80;
+            }
+            self.ch_mbej[j].next = self.hd_mq[j].q.val().get_bit(8)
+                | (self.hd_mq[j].q.val().get_bits::<8>(0) > self.ch_tgt[j].val());
             // A header that can be taken here: within the limit, not after a leading Marker.
             self.ch_okj[j].next = self.hd_mok[j].q.val()
                 & !(self.cfg_markers.val() & (self.to_mk0.q.val() == self.c_lane7[j].val()));
@@ -1304,12 +1343,15 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.hd_load.next = self.pop.val() | !self.head.m_axis.valid.val();
         for j in 0..(W / 4) {
             self.hd_mp[j].d.next = self.hd_mp[j].q.val();
+            self.hd_mq[j].d.next = self.hd_mq[j].q.val();
             self.hd_mok[j].d.next = self.hd_mok[j].q.val();
             if self.hd_load.val() {
                 self.hd_mp[j].d.next = self.i_p[j].val();
+                self.hd_mq[j].d.next = self.i_q[j].val();
                 self.hd_mok[j].d.next = self.i_ok[j].val();
                 if !self.head.s_axis.ready.val() {
                     self.hd_mp[j].d.next = self.hd_sp[j].q.val();
+                    self.hd_mq[j].d.next = self.hd_sq[j].q.val();
                     self.hd_mok[j].d.next = self.hd_sok[j].q.val();
                 }
             }
