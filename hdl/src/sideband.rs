@@ -237,6 +237,39 @@ sideband! {
 }
 
 sideband! {
+    /// The word stream with its FPDU boundaries marked ([`crate::rx::walker::RxFpduWalker`]'s
+    /// output), on every beat. Bit `j` of `first` and `last` is word lane `j`.
+    RxWalkUser, prefix rx_walk, bits 35, {
+        /// As [`RxWordUser::fin`].
+        fin: Bit = 0,
+        /// As [`RxWordUser::lost`].
+        lost: Bit = 1,
+        /// The header in this beat (of the last FPDU marked `first`, in this beat or, for an
+        /// FPDU that starts with a Marker in the previous beat's last word, in that beat) has a
+        /// ULPDU_Length above the limit: nothing is marked after it.
+        bad: Bit = 2,
+        /// Lanes holding an FPDU's first word (its leading Marker when it starts with one).
+        first: Bits<16> = 3,
+        /// Lanes holding an FPDU's last word (its CRC field).
+        last: Bits<16> = 19,
+    }
+}
+
+sideband! {
+    /// One beat's entry in [`crate::rx::walker::RxFpduWalker`]'s beat queue.
+    RxWalkBeat, prefix rx_walk_beat, bits 9, {
+        /// Whole words in the beat.
+        n: Bits<6> = 0,
+        /// As [`RxWordUser::fin`].
+        fin: Bit = 6,
+        /// As [`RxWordUser::lost`].
+        lost: Bit = 7,
+        /// The beat's `last`.
+        last: Bit = 8,
+    }
+}
+
+sideband! {
     /// FPDU packets (delineator → CRC check → Marker stripper), on every beat.
     RxFpduUser, prefix rx_fpdu, bits 44, {
         /// Sequence number of the FPDU's first octet.
@@ -305,6 +338,8 @@ pub const TX_SEGMENT_USER: usize = TxSegmentUser::BITS;
 pub const RX_SEG_USER: usize = RxSegmentUser::BITS;
 /// Width of the word-stream sideband.
 pub const RX_WORD_USER: usize = RxWordUser::BITS;
+/// Width of the walker's output sideband.
+pub const RX_WALK_USER: usize = RxWalkUser::BITS;
 /// Width of the FPDU-packet sideband.
 pub const RX_FPDU_USER: usize = RxFpduUser::BITS;
 /// Width of the ULPDU-packet sideband.

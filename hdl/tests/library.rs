@@ -536,6 +536,8 @@ mod sideband {
         check_layout("RxUlpduUser", RxUlpduUser::BITS, RxUlpduUser::layout());
         check_layout("PlaceUlpduUser", PlaceUlpduUser::BITS, PlaceUlpduUser::layout());
         check_layout("CrcResultUser", CrcResultUser::BITS, CrcResultUser::layout());
+        check_layout("RxWalkUser", RxWalkUser::BITS, RxWalkUser::layout());
+        check_layout("RxWalkBeat", RxWalkBeat::BITS, RxWalkBeat::layout());
         // The blocks' internal sidebands.
         use hdl::rx::marker_stripper::StripUser;
         use hdl::rx::realigner::AlignInUser;

@@ -10,6 +10,7 @@ use hdl::rx::marker_stripper::RxMarkerStripper;
 use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
 use hdl::rx::realigner::RxRealigner;
 use hdl::rx::release::RxRelease;
+use hdl::rx::walker::RxFpduWalker;
 use hdl::sideband::RxUlpduUser;
 use hdl::with_width;
 
@@ -20,6 +21,11 @@ crate::direct_top!([const W: usize, const B: usize] RxRealigner<W, B> {
 
 crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
     in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
+    source m_axis, out busy
+});
+
+crate::direct_top!([const W: usize, const B: usize] RxFpduWalker<W, B> {
+    in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_max_ulpdu, sink s_axis,
     source m_axis, out busy
 });
 
@@ -48,6 +54,16 @@ pub fn delineator(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, Str
         engine,
         &format!("rx_delineator_w{W}"),
         RxDelineator::<W, B>::new()
+    ))
+}
+
+/// The FPDU walker alone at `width` bytes per beat.
+pub fn walker(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_fpdu_walker_w{W}"),
+        RxFpduWalker::<W, B>::new()
     ))
 }
 

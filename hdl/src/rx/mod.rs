@@ -9,6 +9,9 @@
 //! Errors travel in band: a block that finds one ends its output with an error packet (sideband
 //! error bit and the RFC 5044 section 8 code), so the error reaches the output after exactly the
 //! ULPDUs that came before it.
+//!
+//! [`walker::RxFpduWalker`] marks the FPDU boundaries of the word stream from counts alone, the
+//! first half of splitting the delineator's decision from its data; it is not in the chain yet.
 
 pub mod crc_check;
 pub mod delineator;
@@ -17,3 +20,4 @@ pub mod mpa_rx;
 pub mod realigner;
 pub mod release;
 pub mod verify;
+pub mod walker;

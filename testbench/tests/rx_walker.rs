@@ -1,0 +1,344 @@
+//! `RxFpduWalker` (RFC 5044 section 6, 4.3): every FPDU's first and last word marked, checked
+//! against the golden framer's FPDUs (Markers inside and leading, every start position from the
+//! origin, ULPDUs from 0 octets to the limit) at every width on both engines, with idle and
+//! backpressure; a ULPDU_Length above the limit marks its beat `bad` and nothing after it; a
+//! stream that ends inside an FPDU has its start marked and no end.
+
+use golden::fpdu::FramingConfig;
+use hdl::sideband::{RxWalkUser, RxWordUser};
+use rand::Rng;
+use sim::packet::{run_packets, InPacket, PacketRun};
+use sim::stream::Pattern;
+use sim::Engine;
+use testbench::rng;
+use testbench::rx::word_stream;
+use testbench::tx::framed_fpdus;
+
+const ULPDU_MAX: u64 = golden::mulpdu::ULPDU_MAX as u64;
+
+struct Case {
+    markers: bool,
+    /// Stream position of the first FPDU from the Marker origin (octets).
+    offset: u32,
+    seq: u32,
+    max_ulpdu: u64,
+}
+
+impl Case {
+    fn settings(&self) -> Vec<(String, u64)> {
+        vec![
+            ("cfg_seq".into(), self.seq as u64),
+            ("cfg_origin".into(), self.seq.wrapping_sub(self.offset) as u64),
+            ("cfg_markers".into(), self.markers as u64),
+            ("cfg_max_ulpdu".into(), self.max_ulpdu),
+        ]
+    }
+}
+
+/// What the walker must mark, by word index from the stream's start.
+#[derive(Default)]
+struct Marks {
+    first: Vec<usize>,
+    last: Vec<usize>,
+    /// Word index of the header with a ULPDU_Length above the limit.
+    bad_header: Option<usize>,
+}
+
+/// The marks of `fpdus` (whole FPDUs as the golden framer makes them) in a stream of `words`
+/// words; FPDU `bad` (if any) has a ULPDU_Length above the limit.
+fn expected(case: &Case, fpdus: &[Vec<u8>], words: usize, bad: Option<usize>) -> Marks {
+    let mut m = Marks::default();
+    let mut at = 0usize;
+    for (i, f) in fpdus.iter().enumerate() {
+        let w0 = at / 4;
+        if w0 >= words {
+            break;
+        }
+        m.first.push(w0);
+        if Some(i) == bad {
+            let leading = case.markers && (case.offset as usize + at) % 512 == 0;
+            m.bad_header = Some(w0 + leading as usize);
+            break;
+        }
+        let w_end = (at + f.len()) / 4;
+        if w_end <= words {
+            m.last.push(w_end - 1);
+        }
+        at += f.len();
+    }
+    m
+}
+
+/// Runs `stream` (whole words) through the walker and checks every beat's marks.
+fn check(
+    engine: Engine,
+    w: usize,
+    case: &Case,
+    stream: &[u8],
+    marks: &Marks,
+    seed: u64,
+    opts: PacketRun,
+) -> sim::packet::PacketResult {
+    let mut sim = sim::rx::walker(engine, w).unwrap();
+    let mut r = rng(seed);
+    let input: Vec<InPacket> = word_stream(&mut r, stream, w, false);
+    let opts = PacketRun { settings: case.settings(), ..opts };
+    let res = run_packets(sim.as_mut(), &input, &opts).unwrap();
+    assert_eq!(res.packets.len(), input.len(), "{engine} W={w}: packets");
+    let mut word = 0usize;
+    let mut bad_seen = false;
+    for (k, (p, i)) in res.packets.iter().zip(&input).enumerate() {
+        assert_eq!(p.data, i.data, "{engine} W={w}: packet {k}'s words");
+        let beats = i.data.len().div_ceil(w).max(1);
+        assert_eq!(p.users.len(), beats, "{engine} W={w}: packet {k}'s beats");
+        for (b, &u) in p.users.iter().enumerate() {
+            let n = (i.data.len() - b * w).min(w) / 4;
+            let f = RxWalkUser::unpack(u);
+            let mut first = 0u64;
+            let mut last = 0u64;
+            for j in 0..n {
+                if marks.first.contains(&(word + j)) {
+                    first |= 1 << j;
+                }
+                if marks.last.contains(&(word + j)) {
+                    last |= 1 << j;
+                }
+            }
+            let bad = marks.bad_header.is_some_and(|h| (word..word + n).contains(&h));
+            let at = format!("{engine} W={w}: packet {k} beat {b} (words {word}..{})", word + n);
+            assert_eq!(f.first, first, "{at}: first marks");
+            assert_eq!(f.last, last, "{at}: last marks");
+            assert_eq!(f.bad, bad, "{at}: bad");
+            bad_seen |= f.bad;
+            let fin = k + 1 == input.len() && b + 1 == beats;
+            assert_eq!(f.fin, fin, "{at}: FIN");
+            word += n;
+        }
+    }
+    assert_eq!(bad_seen, marks.bad_header.is_some(), "{engine} W={w}: the bad header");
+    res
+}
+
+fn ulpdus(seed: u64, n: usize, max: usize) -> Vec<Vec<u8>> {
+    let mut r = rng(seed);
+    (0..n)
+        .map(|_| {
+            let len = match r.gen_range(0..10) {
+                0 => r.gen_range(0..=max),
+                1..=4 => r.gen_range(0..=16),
+                _ => r.gen_range(0..=max.min(300)),
+            };
+            (0..len).map(|_| r.gen()).collect()
+        })
+        .collect()
+}
+
+fn check_fpdus(
+    engine: Engine,
+    w: usize,
+    case: &Case,
+    seed: u64,
+    n: usize,
+    max: usize,
+    opts: PacketRun,
+) {
+    let cfg = FramingConfig { markers: case.markers, crc: true, offset: case.offset };
+    let fpdus = framed_fpdus(cfg, &ulpdus(seed, n, max));
+    let stream: Vec<u8> = fpdus.concat();
+    let marks = expected(case, &fpdus, stream.len() / 4, None);
+    check(engine, w, case, &stream, &marks, seed, opts);
+}
+
+macro_rules! walker_tests {
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn fpdus_with_markers_from_every_start() {
+                for (k, off) in [0u32, 4, 508, 504, 512 - 4 * ($w as u32 / 4), 1000, 2044, 256].into_iter().enumerate() {
+                    let case = Case { markers: true, offset: off, seq: 7u32.wrapping_sub(off) ^ 0x8000_0000, max_ulpdu: ULPDU_MAX };
+                    check_fpdus($engine, $w, &case, k as u64 * 31 + $w, 60, 2000, PacketRun::default());
+                }
+            }
+
+            #[test]
+            fn fpdus_without_markers() {
+                let case = Case { markers: false, offset: 12, seq: u32::MAX - 40, max_ulpdu: ULPDU_MAX };
+                check_fpdus($engine, $w, &case, 3 + $w, 80, 3000, PacketRun::default());
+            }
+
+            #[test]
+            fn idle_and_backpressure() {
+                let opts = PacketRun {
+                    idle: Pattern::Random { p: 0.6, seed: 11 },
+                    backpressure: Pattern::Random { p: 0.5, seed: 12 },
+                    ..PacketRun::default()
+                };
+                for markers in [true, false] {
+                    let case = Case { markers, offset: 496, seq: 1234, max_ulpdu: ULPDU_MAX };
+                    check_fpdus($engine, $w, &case, 99 + $w, 80, 1200, opts.clone());
+                }
+            }
+        }
+    )*};
+}
+
+walker_tests! {
+    rusthdl_w4: Engine::RustHdl, 4;
+    rusthdl_w8: Engine::RustHdl, 8;
+    rusthdl_w16: Engine::RustHdl, 16;
+    rusthdl_w32: Engine::RustHdl, 32;
+    rusthdl_w64: Engine::RustHdl, 64;
+    verilator_w8: Engine::Verilator, 8;
+    verilator_w64: Engine::Verilator, 64;
+}
+
+/// The largest ULPDU (64768 octets: 127 Markers inside) and the smallest, from Marker-leading
+/// and other starts.
+#[test]
+fn largest_and_smallest_ulpdus() {
+    for w in [4, 16, 64] {
+        for off in [0u32, 4, 500] {
+            let case = Case { markers: true, offset: off, seq: 0xFFFF_0000, max_ulpdu: ULPDU_MAX };
+            let cfg = FramingConfig { markers: true, crc: true, offset: off };
+            let us = vec![
+                vec![],
+                vec![0x55; ULPDU_MAX as usize],
+                vec![],
+                vec![1; 2],
+                vec![],
+                vec![2; 64768 - 3],
+            ];
+            let fpdus = framed_fpdus(cfg, &us);
+            let stream = fpdus.concat();
+            let marks = expected(&case, &fpdus, stream.len() / 4, None);
+            check(Engine::RustHdl, w, &case, &stream, &marks, 5, PacketRun::default());
+        }
+    }
+}
+
+/// A ULPDU_Length above the limit, the FPDU at every word position from the origin (so that it
+/// also starts with a Marker, whose header may be in the next beat): its beat is marked bad and
+/// nothing is marked after it.
+#[test]
+fn ulpdu_length_above_the_limit_stops_the_marks() {
+    for w in [4, 8, 16, 64] {
+        for markers in [false, true] {
+            for pos in (0..512u32).step_by(4).filter(|p| !markers || p % 64 < 8 || p % 64 > 56) {
+                let case = Case { markers, offset: pos, seq: 3, max_ulpdu: 100 };
+                let cfg = FramingConfig { markers, crc: true, offset: pos };
+                let mut us = ulpdus(5 + pos as u64, 6, 100);
+                us[0] = vec![];
+                let bad = 1 + (pos as usize / 4) % 4;
+                us[bad] = vec![1; 101];
+                let fpdus = framed_fpdus(cfg, &us);
+                let stream = fpdus.concat();
+                let marks = expected(&case, &fpdus, stream.len() / 4, Some(bad));
+                check(Engine::RustHdl, w, &case, &stream, &marks, pos as u64, PacketRun::default());
+            }
+        }
+    }
+}
+
+/// A stream that ends inside an FPDU (after any of its words): the FPDU's start is marked, its
+/// end is not.
+#[test]
+fn stream_ending_inside_an_fpdu() {
+    for w in [4, 8, 64] {
+        let case = Case { markers: true, offset: 480, seq: 9, max_ulpdu: ULPDU_MAX };
+        let cfg = FramingConfig { markers: true, crc: true, offset: 480 };
+        let fpdus = framed_fpdus(cfg, &ulpdus(77, 8, 200));
+        let stream = fpdus.concat();
+        let total = stream.len() / 4;
+        for cut in (1..total).step_by(3) {
+            let marks = expected(&case, &fpdus, cut, None);
+            check(
+                Engine::RustHdl,
+                w,
+                &case,
+                &stream[..cut * 4],
+                &marks,
+                cut as u64,
+                PacketRun::default(),
+            );
+        }
+    }
+}
+
+/// Throughput: one beat per cycle with FPDUs of at least a beat, no idle, no backpressure; and
+/// with 16-octet ULPDUs (24-octet FPDUs) one cycle per FPDU start at most.
+#[test]
+fn one_beat_per_cycle() {
+    for w in [4, 8, 16, 32, 64] {
+        let case = Case { markers: true, offset: 0, seq: 0, max_ulpdu: ULPDU_MAX };
+        let cfg = FramingConfig { markers: true, crc: true, offset: 0 };
+        for (len, n) in [(1448usize, 40usize), (16, 400)] {
+            let us: Vec<Vec<u8>> = (0..n).map(|i| vec![i as u8; len]).collect();
+            let fpdus = framed_fpdus(cfg, &us);
+            let stream: Vec<u8> = fpdus.concat();
+            let marks = expected(&case, &fpdus, stream.len() / 4, None);
+            // One input packet: the whole stream in full beats.
+            let mut sim = sim::rx::walker(Engine::RustHdl, w).unwrap();
+            let input = vec![InPacket {
+                data: stream.clone(),
+                user: RxWordUser { fin: true, lost: false }.pack(),
+            }];
+            let opts = PacketRun { settings: case.settings(), ..PacketRun::default() };
+            let res = run_packets(sim.as_mut(), &input, &opts).unwrap();
+            let p = &res.packets[0];
+            // Eight cycles, one more per FPDU start after the first in the first beat.
+            let first_starts = RxWalkUser::unpack(p.users[0]).first.count_ones() as u64;
+            assert_eq!(
+                p.first_cycle - res.in_first_cycles[0],
+                7 + first_starts,
+                "W={w}: latency from the first beat in to the first beat out"
+            );
+            let beats = p.users.len() as u64;
+            let cycles = p.last_cycle - p.first_cycle + 1;
+            let starts: u64 =
+                p.users.iter().map(|&u| RxWalkUser::unpack(u).first.count_ones() as u64).sum();
+            assert_eq!(starts as usize, marks.first.len(), "W={w}: every start marked");
+            let extra: u64 = p
+                .users
+                .iter()
+                .map(|&u| (RxWalkUser::unpack(u).first.count_ones() as u64).saturating_sub(1))
+                .sum();
+            assert!(
+                cycles <= beats + extra + 1,
+                "W={w} ULPDU {len}: {cycles} cycles for {beats} beats with {extra} second starts"
+            );
+            if len >= 1448 {
+                assert!(
+                    beats as f64 / cycles as f64 >= 0.99,
+                    "W={w}: {beats} beats in {cycles} cycles"
+                );
+            }
+        }
+    }
+}
+
+/// FPDUs that end at every distance (in words) around a Marker, with one to three Markers
+/// inside: ULPDUs near multiples of 508 octets (127 words between Markers), so the FPDU ends
+/// drift through every position of the Marker period.
+#[test]
+fn fpdus_ending_next_to_markers() {
+    for w in [4, 8, 16, 64] {
+        let mut r = rng(40 + w as u64);
+        let us: Vec<Vec<u8>> = (0..120)
+            .map(|_| {
+                let k = r.gen_range(1..=3usize);
+                let len = (k * 508).saturating_sub(6) + r.gen_range(0..=24) - 12;
+                vec![0xA5; len]
+            })
+            .collect();
+        for off in [0u32, 8, 508] {
+            let case = Case { markers: true, offset: off, seq: 100, max_ulpdu: ULPDU_MAX };
+            let cfg = FramingConfig { markers: true, crc: true, offset: off };
+            let fpdus = framed_fpdus(cfg, &us);
+            let stream = fpdus.concat();
+            let marks = expected(&case, &fpdus, stream.len() / 4, None);
+            check(Engine::RustHdl, w, &case, &stream, &marks, 1, PacketRun::default());
+        }
+    }
+}
