@@ -80,7 +80,7 @@ use rust_hdl::prelude::*;
 
 /// Beats inside the walker at most (the queues' size and the input's credit limit).
 pub const WALK_DEPTH: usize = 16;
-// A lane's flags in its queue (beside its `next` and `next - n` queues), if an FPDU starts at
+// A lane's flags in its queue (beside its position and next-start queues), if an FPDU starts at
 // the lane: the next FPDU starts in this beat; it starts right after the beat; ULPDU_Length
 // above the limit; it starts with a Marker in the beat's last word (its header is the next
 // beat's lane 0); the lane holds a word; it holds the beat's last word.
@@ -134,7 +134,7 @@ pub struct RxFpduWalker<const W: usize, const B: usize> {
     a_hw: Vec<Signal<Local, Bits<16>>>,
     a_len: Vec<Signal<Local, Bits<16>>>,
     // B: per lane, as if a header were there: P, P + j, the limit check, a Marker at the lane,
-    // and the lane's position from the origin less 129 (17 bits).
+    // and the lane's position from the origin (mod 128) less 129 (16 bits).
     b_v: DFF<Bit>,
     b_n: DFF<Bits<6>>,
     b_bp: DFF<Bits<16>>,
@@ -168,8 +168,7 @@ pub struct RxFpduWalker<const W: usize, const B: usize> {
     d_ok: Vec<DFF<Bit>>,
     d_mk: Vec<DFF<Bit>>,
     d_on: Vec<Signal<Local, Bits<16>>>,
-    // E: the next FPDU's start from lane 0 (o), from the next beat's lane 0 (o - n), o < n,
-    // o = n.
+    // E: the next FPDU's start from lane 0 (o), o < n, o = n.
     e_v: DFF<Bit>,
     e_n: DFF<Bits<6>>,
     e_bp: DFF<Bits<16>>,
@@ -184,9 +183,9 @@ pub struct RxFpduWalker<const W: usize, const B: usize> {
     f_fl: Vec<Signal<Local, Bits<8>>>,
     f_fl2: Vec<Signal<Local, Bits<8>>>,
     f_nx: Vec<Signal<Local, Bits<16>>>,
-    // The queues: distributed RAM read asynchronously at `rd`, so that the walk's pop moves a
-    // pointer and loads no register (the beat's words, sideband and next position written from
-    // A at `wa`; the lanes' entries from F at `wf`; `cf` entries from F not yet walked).
+    // The queues: distributed RAM, so that the walk's pop moves a pointer and loads no register
+    // (the beat's words, sideband and the next beat's position written from A at `wa` and read
+    // at `rd`; the lanes' entries written from F at `wf`; `cf` entries from F not yet walked).
     f_beat: LutRam<BEAT_BITS, 4>,
     f_bpn: LutRam<16, 4>,
     f_data: LutRam<B, 4>,
