@@ -23,7 +23,7 @@
 //! ```
 //! Everything before the walk depends on the beat alone (its words and its position), so it
 //! is a pipeline without a loop. Positions are word counts modulo 2^16 (an FPDU spans at most
-//! 16,451 words, so equality is unambiguous); the walk's loop is one 16-bit equality per lane
+//! 16,323 words, so equality is unambiguous); the walk's loop is one 16-bit equality per lane
 //! against registers and a one-hot selection of the next start: no adder. Markers inside an
 //! FPDU: with the header at word position h (mod 128 from the origin, never 0: that is a
 //! Marker) and P body words, the first Marker comes d = 128 - h words on; there are none when
@@ -37,7 +37,7 @@
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset |
 //! | `cfg_seq`, `cfg_origin` | in | 32 | sequence number of the stream's first octet (an FPDU's first octet) and of the Marker origin, loaded while `rst` is high |
 //! | `cfg_markers` | in | 1 | Markers on (keep it steady while a stream runs) |
-//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (values above 64768 count as 64768) |
+//! | `cfg_max_ulpdu` | in | 16 | the largest ULPDU_Length accepted (values above 64768 count as 64768; keep it steady while a stream runs) |
 //! | `s_axis` | in | 8W | the stream as words ([`super::realigner::RX_WORD_USER`]): whole words from lane 0 |
 //! | `m_axis` | out | 8W | the same beats, in order, with [`RX_WALK_USER`]: `[0]` FIN, `[1]` octets lost, `[2]` a ULPDU_Length above the limit (nothing is marked after it), `[18:3]` the lanes that start an FPDU, `[34:19]` the lanes that end one |
 //! | `busy` | out | 1 | a beat taken has not gone out |
@@ -52,7 +52,9 @@
 //! register, four pipeline stages, the lane queues' write, their copy into registers, the
 //! walk into the output queue; asserted by `testbench/tests/rx_walker.rs`). One beat per
 //! cycle, and one cycle more for every FPDU start after the first in a beat (a beat with k
-//! starts takes k cycles; with none, one). The input takes beats while fewer than
+//! starts takes k cycles; with none, one), counting as a start the header that follows a
+//! leading Marker in the previous beat's last word (a cycle, no mark: at most one per 128
+//! words). The input takes beats while fewer than
 //! [`WALK_DEPTH`] are inside (credits, returned a cycle after the beat leaves: `ready` is a
 //! register, with no path from the walk or from `m_axis.ready`).
 //!
@@ -537,7 +539,9 @@ impl<const W: usize, const B: usize> Logic for RxFpduWalker<W, B> {
             self.c_gt[j].clock.next = self.clock.val();
             self.c_ok[j].clock.next = self.clock.val();
             self.c_mk[j].clock.next = self.clock.val();
-            // x is below 16,384 when it is not negative (P is at most 16,386): bit 15 is its sign.
+            // x is below 16,384 when it is not negative for every length within the limit (P at
+            // most 16,194; only lanes above the limit, which end the walk, reach more): bit 15
+            // is its sign.
             self.b_x[j].next = self.b_p[j].q.val() + self.b_tm[j].q.val();
             self.c_x[j].d.next = self.b_x[j].val();
             self.c_gt[j].d.next = self.cfg_markers.val() & !self.b_x[j].val().get_bit(15);
