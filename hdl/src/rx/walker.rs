@@ -238,7 +238,6 @@ pub struct RxFpduWalker<const W: usize, const B: usize> {
     hit: Signal<Local, Bit>,
     s_bad: Signal<Local, Bit>,
     s_pend: Signal<Local, Bit>,
-    s_in: Signal<Local, Bit>,
     s_end: Signal<Local, Bit>,
     stay: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
@@ -390,7 +389,6 @@ impl<const W: usize, const B: usize> RxFpduWalker<W, B> {
             hit: Default::default(),
             s_bad: Default::default(),
             s_pend: Default::default(),
-            s_in: Default::default(),
             s_end: Default::default(),
             stay: Default::default(),
             pop: Default::default(),
@@ -735,7 +733,6 @@ impl<const W: usize, const B: usize> Logic for RxFpduWalker<W, B> {
         }
         self.s_bad.next = (self.sel.val() & self.c_fl_bad.val()).any();
         self.s_pend.next = (self.sel.val() & self.c_fl_pend.val()).any();
-        self.s_in.next = (self.sel.val() & self.c_fl_in.val()).any();
         self.s_end.next = (self.sel.val() & self.c_fl_end.val()).any();
         self.pop.next = self.go.val() & !self.stay.val();
         // The next start right after the beat: the beat's last word ends an FPDU.
