@@ -270,6 +270,73 @@ sideband! {
 }
 
 sideband! {
+    /// A beat inside [`crate::rx::cutter::RxFpduCutter`]'s input queue: the walker's sideband
+    /// and where the beat's lane 0 is in the stream.
+    RxCutIn, prefix rx_cut_in, bits 74, {
+        /// The walker's sideband ([`RxWalkUser`]).
+        walk: Bits<35> = 0,
+        /// Sequence number of the beat's first octet.
+        seq: Bits<32> = 35,
+        /// Word position of the beat's lane 0 from the Marker origin, mod 128.
+        pos: Bits<7> = 67,
+    }
+}
+
+sideband! {
+    /// A fragment command in [`crate::rx::cutter::RxFpduCutter`]: the words of one beat that
+    /// belong to one FPDU, or an error packet's end.
+    RxCutCmd, prefix rx_cut_cmd, bits 77, {
+        /// The fragment's first lane.
+        s: Bits<6> = 0,
+        /// Its words (0 for an error packet that takes none).
+        k: Bits<6> = 6,
+        /// It ends its packet.
+        ends: Bit = 12,
+        /// It starts an FPDU (`fpdu` is that FPDU's sideband).
+        start: Bit = 13,
+        /// The packet is an error packet (set on its last beat).
+        err: Bit = 14,
+        /// The error's RFC 5044 section 8 code.
+        code: Bits<2> = 15,
+        /// The FPDU's sideband ([`RxFpduUser`]), when `start`.
+        fpdu: Bits<44> = 17,
+        /// `k` as a thermometer (bit j: k > j).
+        kt: Bits<16> = 61,
+    }
+}
+
+sideband! {
+    /// A planned fragment in [`crate::rx::cutter::RxFpduCutter`]: a command with the words held
+    /// before it worked out, so that applying it is selections only.
+    RxCutPlan, prefix rx_cut_plan, bits 96, {
+        /// Rotation of the beat toward higher lanes (c - s mod the words in a beat).
+        amt: Bits<6> = 0,
+        /// Words held in the accumulator before the fragment (c).
+        hold: Bits<6> = 6,
+        /// c + k fills a beat.
+        full: Bit = 12,
+        /// c + k overfills a beat (with `ends`: a tail).
+        over: Bit = 13,
+        /// As [`RxCutCmd::ends`].
+        ends: Bit = 14,
+        /// A beat goes out (`full` or `ends`).
+        emits: Bit = 15,
+        /// As [`RxCutCmd::start`].
+        start: Bit = 16,
+        /// As [`RxCutCmd::err`].
+        err: Bit = 17,
+        /// As [`RxCutCmd::code`].
+        code: Bits<2> = 18,
+        /// As [`RxCutCmd::fpdu`].
+        fpdu: Bits<44> = 20,
+        /// Words of the beat that goes out when it is not full (bit j: word j), c + k of them.
+        w_tot: Bits<16> = 64,
+        /// Words of the tail (c + k - words of them).
+        w_tail: Bits<16> = 80,
+    }
+}
+
+sideband! {
     /// FPDU packets (delineator → CRC check → Marker stripper), on every beat.
     RxFpduUser, prefix rx_fpdu, bits 44, {
         /// Sequence number of the FPDU's first octet.
@@ -342,6 +409,12 @@ pub const RX_WORD_USER: usize = RxWordUser::BITS;
 pub const RX_WALK_USER: usize = RxWalkUser::BITS;
 /// Width of the FPDU-packet sideband.
 pub const RX_FPDU_USER: usize = RxFpduUser::BITS;
+/// Width of the cutter's input-queue sideband.
+pub const RX_CUT_IN: usize = RxCutIn::BITS;
+/// Width of the cutter's fragment commands.
+pub const RX_CUT_CMD: usize = RxCutCmd::BITS;
+/// Width of the cutter's planned fragments.
+pub const RX_CUT_PLAN: usize = RxCutPlan::BITS;
 /// Width of the ULPDU-packet sideband.
 pub const RX_ULPDU_USER: usize = RxUlpduUser::BITS;
 /// Width of the placement header decoder's input sideband.

@@ -538,6 +538,9 @@ mod sideband {
         check_layout("CrcResultUser", CrcResultUser::BITS, CrcResultUser::layout());
         check_layout("RxWalkUser", RxWalkUser::BITS, RxWalkUser::layout());
         check_layout("RxWalkBeat", RxWalkBeat::BITS, RxWalkBeat::layout());
+        check_layout("RxCutIn", RxCutIn::BITS, RxCutIn::layout());
+        check_layout("RxCutCmd", RxCutCmd::BITS, RxCutCmd::layout());
+        check_layout("RxCutPlan", RxCutPlan::BITS, RxCutPlan::layout());
         // The blocks' internal sidebands.
         use hdl::rx::marker_stripper::StripUser;
         use hdl::rx::realigner::AlignInUser;

@@ -10,10 +10,11 @@
 //! error bit and the RFC 5044 section 8 code), so the error reaches the output after exactly the
 //! ULPDUs that came before it.
 //!
-//! [`walker::RxFpduWalker`] marks the FPDU boundaries of the word stream from counts alone, the
-//! first half of splitting the delineator's decision from its data; it is not in the chain yet.
+//! The delineator is two blocks: [`walker::RxFpduWalker`] marks the FPDU boundaries of the word
+//! stream from counts alone, [`cutter::RxFpduCutter`] cuts the stream at its marks.
 
 pub mod crc_check;
+pub mod cutter;
 pub mod delineator;
 pub mod marker_stripper;
 pub mod mpa_rx;

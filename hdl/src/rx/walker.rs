@@ -5,9 +5,9 @@
 //!
 //! This is the first half of the delineator's decision split (issue 15: every `mpa_rx_w8` path
 //! at W = 8 is the delineator's decision, which finds the FPDU ends, chains to the next header,
-//! steps the gearbox and pops its input in one cycle). The walker only finds the boundaries; a
-//! cutter that cuts FPDUs at its marks is the other half (not built yet: `RxDelineator` does
-//! not use this block).
+//! steps the gearbox and pops its input in one cycle). The walker only finds the boundaries;
+//! [`super::cutter::RxFpduCutter`], which cuts FPDUs at its marks, is the other half
+//! ([`super::delineator::RxDelineator`] is the two).
 //!
 //! ```text
 //!  s_axis ─► A: input register, position p of lane 0 ────────► beat queues (words, p + n) ─┐
