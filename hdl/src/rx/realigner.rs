@@ -229,13 +229,22 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     pos: Signal<Local, Bits<32>>,
     h_seq: Signal<Local, Bits<32>>,
     n_seq: Signal<Local, Bits<32>>,
-    keff32: Signal<Local, Bits<32>>,
     d_h: Signal<Local, Bits<32>>,
     d_n: Signal<Local, Bits<32>>,
     nb_h: Signal<Local, Bits<32>>,
     nb_n: Signal<Local, Bits<32>>,
-    kb_h: Signal<Local, Bits<32>>,
-    kb_n: Signal<Local, Bits<32>>,
+    // seq - expected against keff (8 bits) without a second 32-bit subtraction: its low
+    // byte compared with keff, whether bits 30..8 are all zero, and its sign.
+    dl_h: Signal<Local, Bits<8>>,
+    dl_n: Signal<Local, Bits<8>>,
+    z_h: Signal<Local, Bit>,
+    z_n: Signal<Local, Bit>,
+    gt_h: Signal<Local, Bit>,
+    gt_n: Signal<Local, Bit>,
+    eqk_h: Signal<Local, Bit>,
+    eqk_n: Signal<Local, Bit>,
+    negk_h: Signal<Local, Bit>,
+    negk_n: Signal<Local, Bit>,
     head_loads: Signal<Local, Bit>,
 }
 
@@ -255,7 +264,7 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             seq_gap: Default::default(),
             cfg_misaligned: Default::default(),
             busy: Default::default(),
-            pre: StreamSkid::new(),
+            pre: StreamSkid::loading_while_empty(),
             out: StreamOutQ::new(),
             exp_seq: Default::default(),
             in_seg: Default::default(),
@@ -360,13 +369,20 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             pos: Default::default(),
             h_seq: Default::default(),
             n_seq: Default::default(),
-            keff32: Default::default(),
             d_h: Default::default(),
             d_n: Default::default(),
             nb_h: Default::default(),
             nb_n: Default::default(),
-            kb_h: Default::default(),
-            kb_n: Default::default(),
+            dl_h: Default::default(),
+            dl_n: Default::default(),
+            z_h: Default::default(),
+            z_n: Default::default(),
+            gt_h: Default::default(),
+            gt_n: Default::default(),
+            eqk_h: Default::default(),
+            eqk_n: Default::default(),
+            negk_h: Default::default(),
+            negk_n: Default::default(),
             head_loads: Default::default(),
         }
     }
@@ -721,25 +737,45 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         if self.pre.s_axis.ready.val() {
             self.n_seq.next = self.s_axis.user.val().get_bits::<32>(0);
         }
-        self.keff32.next = bit_cast::<32, 8>(self.keff.val());
         self.d_h.next = self.h_seq.val() - self.exp_seq.q.val();
         self.d_n.next = self.n_seq.val() - self.exp_seq.q.val();
         self.nb_h.next = self.exp_seq.q.val() - self.h_seq.val();
         self.nb_n.next = self.exp_seq.q.val() - self.n_seq.val();
-        self.kb_h.next = self.keff32.val() - self.d_h.val();
-        self.kb_n.next = self.keff32.val() - self.d_n.val();
+        // With d = seq - expected and keff below 256: d == keff when bits 31..8 are zero and
+        // the low byte equals keff; keff - d is negative (bit 31 of the 32-bit difference)
+        // exactly when d is in [keff + 1, keff + 2^31]: for d below 2^31 when bits 30..8 are
+        // not all zero or the low byte is above keff, for d from 2^31 when they are all zero
+        // and the low byte is at most keff. One 32-bit subtraction, then an 8-bit comparison.
+        self.dl_h.next = self.d_h.val().get_bits::<8>(0);
+        self.dl_n.next = self.d_n.val().get_bits::<8>(0);
+        self.z_h.next = !self.d_h.val().get_bits::<23>(8).any();
+        self.z_n.next = !self.d_n.val().get_bits::<23>(8).any();
+        self.gt_h.next = self.dl_h.val() > self.keff.val();
+        self.gt_n.next = self.dl_n.val() > self.keff.val();
+        self.eqk_h.next =
+            !self.d_h.val().get_bit(31) & self.z_h.val() & (self.dl_h.val() == self.keff.val());
+        self.eqk_n.next =
+            !self.d_n.val().get_bit(31) & self.z_n.val() & (self.dl_n.val() == self.keff.val());
+        self.negk_h.next = !self.z_h.val() | self.gt_h.val();
+        if self.d_h.val().get_bit(31) {
+            self.negk_h.next = self.z_h.val() & !self.gt_h.val();
+        }
+        self.negk_n.next = !self.z_n.val() | self.gt_n.val();
+        if self.d_n.val().get_bit(31) {
+            self.negk_n.next = self.z_n.val() & !self.gt_n.val();
+        }
         self.head_loads.next = !self.pre.m_axis.valid.val() | self.pre.m_axis.ready.val();
         if self.head_loads.val() {
             if self.use_beat.val() {
-                self.h_eq.d.next = self.d_n.val() == self.keff32.val();
-                self.h_neg.d.next = self.kb_n.val().get_bit(31);
+                self.h_eq.d.next = self.eqk_n.val();
+                self.h_neg.d.next = self.negk_n.val();
             } else {
                 self.h_eq.d.next = self.d_n.val() == 0;
                 self.h_neg.d.next = self.nb_n.val().get_bit(31);
             }
         } else if self.use_beat.val() {
-            self.h_eq.d.next = self.d_h.val() == self.keff32.val();
-            self.h_neg.d.next = self.kb_h.val().get_bit(31);
+            self.h_eq.d.next = self.eqk_h.val();
+            self.h_neg.d.next = self.negk_h.val();
         } else {
             self.h_eq.d.next = self.d_h.val() == 0;
             self.h_neg.d.next = self.nb_h.val().get_bit(31);
