@@ -565,8 +565,6 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                     // The tail is acc's lanes (close_keep says which): c is the next FPDU's.
                     self.c.d.next = 0.into();
                     self.closing.d.next = true;
-                    self.close_keep.d.next = self.tail_keep.val();
-                    self.close_user.d.next = self.f_user.val();
                 }
             } else if self.go.val() & self.p_last.val() {
                 // The FPDU's last beat: the ULPDU's last beat (its verdict is good).
@@ -596,6 +594,13 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             self.acc.d.next = self.acc.q.val();
         }
         self.out.s_axis.keep.next = self.o_keep.val();
+        // The tail's keep and sideband load in every cycle that is not closing (they are read
+        // only while closing, which is set only from such a cycle), so their enable is a
+        // register and not the decision.
+        if !self.closing.q.val() {
+            self.close_keep.d.next = self.tail_keep.val();
+            self.close_user.d.next = self.f_user.val();
+        }
 
         // Reset.
         if self.rst.val() {
