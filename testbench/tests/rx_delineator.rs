@@ -61,6 +61,19 @@ impl Case {
     }
 }
 
+/// Runs `input` (word-stream packets) through the delineator.
+fn run_input(
+    engine: Engine,
+    w: usize,
+    case: &Case,
+    input: &[sim::packet::InPacket],
+    opts: PacketRun,
+) -> Vec<Packet> {
+    let mut sim = sim::rx::delineator(engine, w).unwrap();
+    let opts = PacketRun { settings: case.settings(), ..opts };
+    run_packets(sim.as_mut(), input, &opts).unwrap().packets
+}
+
 /// Runs the word stream of `stream` through the delineator.
 fn run(
     engine: Engine,
@@ -347,4 +360,51 @@ fn input_after_the_error_is_dropped() {
     let out = run(Engine::RustHdl, 8, &case, &stream, false, 4, PacketRun::default());
     assert_eq!(out.len(), 2);
     assert_eq!(error_of(out[1].user()), (true, 2));
+}
+
+/// The stream's FIN on a beat of its own with no words (the realigner sends one when a FIN
+/// segment carries nothing new): at an FPDU boundary no error; with octets of a word lost a
+/// null code-1 packet; after a cut inside an FPDU a code-1 packet with that FPDU's words. At
+/// every W on the rust-hdl model and at W = 8 on Verilator, with backpressure.
+#[test]
+fn stream_ending_with_an_empty_fin_beat() {
+    use hdl::sideband::RxWordUser;
+    let mut runs: Vec<(Engine, usize)> = [4, 8, 16, 32, 64].map(|w| (Engine::RustHdl, w)).to_vec();
+    runs.push((Engine::Verilator, 8));
+    for (engine, w) in runs {
+        let case = Case { markers: true, crc: true, offset: 40, seq: 9, max_ulpdu: ULPDU_MAX };
+        let cfg = FramingConfig { markers: true, crc: true, offset: 40 };
+        let fpdus = framed_fpdus(cfg, &ulpdus(31, 10, 300));
+        let whole: Vec<u8> = fpdus.concat();
+        let start: usize = fpdus[..6].iter().map(|f| f.len()).sum();
+        let cut = start + 8;
+        let opts = PacketRun {
+            backpressure: Pattern::Random { p: 0.3, seed: w as u64 },
+            ..PacketRun::default()
+        };
+        for (stream, lost, n_fpdus) in
+            [(&whole[..], false, 10), (&whole[..], true, 10), (&whole[..cut], false, 6)]
+        {
+            let tag = format!("{engine} W={w} {} octets, lost {lost}", stream.len());
+            let mut input = word_stream(&mut rng(w as u64 + 5), stream, w, false);
+            input.last_mut().unwrap().user = 0;
+            input.push(sim::packet::InPacket {
+                data: vec![],
+                user: RxWordUser { fin: true, lost }.pack(),
+            });
+            let out = run_input(engine, w, &case, &input, opts.clone());
+            for (i, (p, f)) in out.iter().zip(&fpdus[..n_fpdus]).enumerate() {
+                assert_eq!(p.data, *f, "{tag}: FPDU {i}");
+                assert_eq!(error_of(p.user()), (false, 0), "{tag}: FPDU {i}");
+            }
+            let errors = usize::from(lost || n_fpdus < fpdus.len());
+            assert_eq!(out.len(), n_fpdus + errors, "{tag}: packets");
+            if errors == 1 {
+                let e = out.last().unwrap();
+                assert_eq!(error_of(*e.users.last().unwrap()), (true, 1), "{tag}: code 1");
+                let words = if lost { &[][..] } else { &whole[start..cut] };
+                assert_eq!(e.data, words, "{tag}: the error packet's words");
+            }
+        }
+    }
 }

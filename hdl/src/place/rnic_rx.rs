@@ -54,9 +54,8 @@
 //! Measured in `testbench/tests/rnic_rx.rs` and `make bench` (README): `mpa_rx`'s latency plus a
 //! few cycles to the first memory write; one beat per cycle inside large FPDUs; 3.75 / 2.35
 //! cycles per 64-octet Send at W = 32 / 64 in steady state (the checker is a pipeline since
-//! stop 41, the writer takes a descriptor per cycle since stop 42, the delineator chains an
-//! FPDU behind a predecessor's tail since stop 43; `mpa_rx`'s delineator, a fragment per cycle
-//! and one FPDU per packet, limits short FPDUs at wide W).
+//! stop 41, the writer takes a descriptor per cycle since stop 42; `mpa_rx`'s delineator, a
+//! cycle per FPDU piece of a beat and one FPDU per packet, limits short FPDUs at wide W).
 //!
 //! ### On bad input
 //! Malformed FPDUs and DDP/RDMAP headers, failed placement checks and failed memory writes each

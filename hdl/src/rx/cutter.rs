@@ -10,10 +10,13 @@
 //!  s_axis ─► input queue (beat, its sequence number and Marker phase)
 //!             └► sequencer: s (lanes >= s as a mask), the fragment [s, e] up to the first
 //!                lane marked `last` at or after s, or [s, n) when none ─► command queue
-//!                (beat, s, k words, ends, starts, error, the FPDU's sideband)
-//!                   └► apply: acc (c words) + the fragment rotated by c - s (`Gearbox`) ─►
-//!                      full beats, the packet's last beat, or a tail (the words past a full
-//!                      last beat) from a register of its own next cycle ─► output queue
+//!                (beat, s, k words and k as a thermometer, ends, starts, error, the FPDU's
+//!                sideband)
+//!                   └► plan: c words held before the fragment (binary, one-hot, lane mask):
+//!                      fills / overfills a beat, rotation c - s, the word masks ─► plan queue
+//!                         └► apply: acc + the fragment rotated (`Gearbox`) ─► full beats,
+//!                            the packet's last beat, or a tail (the words past a full last
+//!                            beat) from a register of its own next cycle ─► output queue
 //! ```
 //! Errors (RFC 5044 section 8), in band as [`RxFpduUser`]'s `err` and `code` on a packet's last
 //! beat, and nothing after them until reset:
@@ -37,18 +40,23 @@
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
 //!
 //! ### Latency and throughput
-//! Three cycles from a beat's input handshake to the output of a packet beat it completes
-//! (input queue, command queue, output queue), four for a tail. One fragment per cycle: a beat
-//! holding pieces of k FPDUs takes k cycles in the sequencer; a tail takes the output in the
-//! cycle after its packet's full beat, and the next fragment goes in beside it unless it puts
-//! out a beat itself.
+//! Four cycles from a beat's input handshake to the output of a packet beat it completes
+//! (input queue, command queue, plan queue, output queue), five for a tail. One fragment per
+//! cycle: a beat holding pieces of k FPDUs takes k cycles in the sequencer (the stream's FIN
+//! beat one more when an FPDU ends in it: its end is decided on an empty fragment); a tail
+//! takes the output in the cycle after its packet's full beat, and the next fragment goes in
+//! beside it unless it puts out a beat itself.
 //!
 //! ### Timing
 //! The sequencer's loop is the lanes at or after `s` ANDed with the head beat's `last` marks, a
 //! decrement on that mask (lanes up to the first mark: `m ^ (m - 1)`) and the pop; lane
 //! indices, counts and the FPDU's sideband are worked out beside it into the command queue.
-//! The apply stage's loop is `c + k` against a beat's words. Both queues load their payload
+//! The plan stage's loop is the words held: fills / overfills from `c` one-hot ANDed with k's
+//! thermometer (no adder), the next `c` as a shift of the one-hot. The apply stage only
+//! selects (its loops are `acc` and the tail's valid). All four queues load their payload
 //! registers whenever a slot is free ([`StreamOutQ`]), so no decision enables a wide register.
+//! Measured with the walker (LFE5U-85F, the two alone): 111.1 / 115.2 / 111.6 MHz at W = 8,
+//! seeds 1 to 3 (README stop 61).
 //!
 //! ### Reset
 //! `rst` empties the block, loads the stream position and starts at an FPDU boundary.

@@ -35,13 +35,13 @@
 //! tops use [`buffer_bits`]: 16 KiB at every width.
 //!
 //! ### Latency and throughput
-//! From the transfer of an FPDU's last octet to the transfer of its ULPDU's first beat: 23, 25,
-//! 28, 30, 32 cycles at W = 4, 8, 16, 32, 64 (asserted in `testbench/tests/mpa_rx.rs`; one more
-//! than before stop 48, the delineator's input slice). One input beat per cycle within an FPDU;
-//! an FPDU boundary costs no cycle when the next header is read beside the last fragment: 0.998
-//! to 1.000 segment beats per cycle with 1448-octet ULPDUs and 0.995 to 0.999 with 64-octet
-//! ones, one FPDU per segment; FPDUs do not share an internal beat, so sixteen 64-octet FPDUs
-//! per segment run at 0.999 (W = 4) down to 0.570 (W = 64) (`make bench`).
+//! From the transfer of an FPDU's last octet to the transfer of its ULPDU's first beat: 33, 35,
+//! 38, 40, 42 cycles at W = 4, 8, 16, 32, 64 for a 1448-octet ULPDU (asserted in
+//! `testbench/tests/mpa_rx.rs`; nine more than before stop 61, when the delineator became the
+//! walker and the cutter). One input beat per cycle within an FPDU; an FPDU boundary costs no
+//! cycle: 1.000 segment beats per cycle with 1448-, 256- and 64-octet ULPDUs, one FPDU per
+//! segment; the delineator takes one cycle per FPDU piece of a beat, so sixteen 64-octet FPDUs
+//! per segment run at 1.000 (W = 4), 0.954 (W = 8) down to 0.637 (W = 64) (`make bench`).
 //!
 //! ### Reset
 //! `rst` clears every block and loads the sequence number and marker origin.

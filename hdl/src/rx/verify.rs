@@ -28,7 +28,7 @@
 //!
 //! ### Latency and throughput
 //! The four blocks' (see each); one input beat per cycle within an FPDU, one cycle per FPDU
-//! boundary.
+//! piece of a beat in the delineator.
 
 use crate::keep_words::KeepWords;
 use crate::rx::crc_check::RxCrcCheck;
