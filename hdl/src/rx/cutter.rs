@@ -55,8 +55,9 @@
 //! thermometer (no adder), the next `c` as a shift of the one-hot. The apply stage only
 //! selects (its loops are `acc` and the tail's valid). All four queues load their payload
 //! registers whenever a slot is free ([`StreamOutQ`]), so no decision enables a wide register.
-//! Measured with the walker (LFE5U-85F, the two alone): 111.1 / 115.2 / 111.6 MHz at W = 8,
-//! seeds 1 to 3 (README stop 61).
+//! Measured with the walker (LFE5U-85F, the two alone) on the version before the plan stage
+//! (its decisions were in the apply stage): 111.1 / 115.2 / 111.6 MHz at W = 8, seeds 1 to 3;
+//! this version was placed only inside `mpa_rx` (README stop 61).
 //!
 //! ### Reset
 //! `rst` empties the block, loads the stream position and starts at an FPDU boundary.
