@@ -65,7 +65,7 @@ pub use crate::sideband::RX_ULPDU_USER;
 
 crate::sideband::sideband! {
     /// Strip-stage sideband (inside the block).
-    StripUser, prefix strip, bits 85, {
+    StripUser, prefix strip, bits 86, {
         /// As on `s_axis` ([`crate::sideband::RxFpduUser`]).
         fpdu: Bits<RX_FPDU_USER> = 0,
         /// A Marker of this FPDU so far had a wrong FPDUPTR.
@@ -76,6 +76,8 @@ crate::sideband::sideband! {
         k: Bits<7> = RX_FPDU_USER + 2,
         /// Bit c: `c + k >= W / 2` (the gearbox holding c lanes completes a beat).
         ge: Bits<32> = RX_FPDU_USER + 9,
+        /// The beat's first 16-bit lane, read as ULPDU_Length, is above W (used when `is_hdr`).
+        hdr_gt_w: Bit = RX_FPDU_USER + 41,
     }
 }
 const PRE_USER: usize = StripUser::BITS;
@@ -154,6 +156,11 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     s_ge: Signal<Local, Bits<32>>,
     s_take: Signal<Local, Bit>,
     s_user: Signal<Local, Bits<PRE_USER>>,
+    up: Signal<Local, Bits<B>>,
+    hw_lo: Signal<Local, Bits<16>>,
+    hw_up: Signal<Local, Bits<16>>,
+    hw_gt: Signal<Local, Bit>,
+    rem_full: Signal<Local, Bit>,
     // Gearbox.
     p_user: Signal<Local, Bits<PRE_USER>>,
     p_fpdu: Signal<Local, Bits<RX_FPDU_USER>>,
@@ -262,6 +269,11 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             s_ge: Default::default(),
             s_take: Default::default(),
             s_user: Default::default(),
+            up: Default::default(),
+            hw_lo: Default::default(),
+            hw_up: Default::default(),
+            hw_gt: Default::default(),
+            rem_full: Default::default(),
             p_user: Default::default(),
             p_fpdu: Default::default(),
             p_last: Default::default(),
@@ -402,6 +414,17 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                 self.s_ge.next = self.s_ge.val() | self.c_gbit[c].val();
             }
         }
+        // ULPDU_Length > W for the gearbox stage, here beside the Marker test: the beat's first
+        // 16-bit lane is the first word's, or the second's when the Marker is the first word.
+        self.up.next = self.s_axis.data.val() >> 32;
+        self.hw_lo.next = (bit_cast::<16, B>(self.s_axis.data.val() & 0xFF) << 8)
+            | bit_cast::<16, B>((self.s_axis.data.val() >> 8) & 0xFF);
+        self.hw_up.next = (bit_cast::<16, B>(self.up.val() & 0xFF) << 8)
+            | bit_cast::<16, B>((self.up.val() >> 8) & 0xFF);
+        self.hw_gt.next = self.hw_lo.val() > self.c_w.val();
+        if self.has_mk.val() & ((bit_cast::<16, 7>(self.tm.val()) & self.c_wmask.val()) == 0) {
+            self.hw_gt.next = self.hw_up.val() > self.c_w.val();
+        }
         self.pre.s_axis.data.next = self.comp.val();
         self.pre.s_axis.keep.next = self.s_axis.keep.val();
         // Built in a Local: rust-hdl's model reads a child's input port back as last cycle's value.
@@ -413,6 +436,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         self.s_user.next.set_value_strip_is_hdr(self.s_hdr.val());
         self.s_user.next.set_value_strip_k(self.s_k.val());
         self.s_user.next.set_value_strip_ge(self.s_ge.val());
+        self.s_user.next.set_value_strip_hdr_gt_w(self.hw_gt.val());
         self.pre.s_axis.user.next = self.s_user.val();
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
@@ -493,7 +517,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         // in the tail after a full last beat (more than W + j left), constants against 8 bits.
         self.cur_gt_w.next = self.hdr_seen.q.val() & self.rem_gt_w.q.val();
         if self.is_hdr.val() {
-            self.cur_gt_w.next = self.hword.val() > self.c_w.val();
+            self.cur_gt_w.next = self.p_user.val().get_value_strip_hdr_gt_w();
         }
         self.cur_hi.next = (self.cur_rem.val() >> 8) != 0;
         self.cur_lo.next = bit_cast::<8, 16>(self.cur_rem.val() & 0xFF);
@@ -526,6 +550,7 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                     .set_value_rx_ulpdu_code(self.p_fpdu.val().get_value_rx_fpdu_code());
             }
         }
+        self.rem_full.next = self.cur_gt_w.val() & self.total_ge.val();
         // What goes out this cycle.
         self.out.s_axis.valid.next = false;
         self.out.s_axis.data.next = self.gb.merged.val();
@@ -559,8 +584,6 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                 self.out.s_axis.valid.next = true;
                 self.acc.d.next = self.gb.rot.val();
                 self.c.d.next = bit_cast::<6, 7>(self.total.val() - self.c_halves.val());
-                self.rem.d.next = self.cur_rem.val() - self.c_w.val();
-                self.rem_gt_w.d.next = self.cur_gt_2w.val();
                 if self.p_last.val() {
                     // The tail is acc's lanes (close_keep says which): c is the next FPDU's.
                     self.c.d.next = 0.into();
@@ -575,13 +598,20 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             } else {
                 // A beat that writes nothing (go, or ovl beside the closing tail).
                 self.acc.d.next = self.gb.merged.val();
-                self.rem.d.next = self.cur_rem.val();
-                self.rem_gt_w.d.next = self.cur_gt_w.val();
                 self.c.d.next = bit_cast::<6, 7>(self.total.val());
                 if self.total_ge.val() {
                     // The ULPDU's rest is in the beat collected: keep it, skip PAD and CRC.
                     self.c.d.next = bit_cast::<6, 7>(self.c_halves.val());
                 }
+            }
+            // The octets left: less W after a full beat. Loaded with every beat taken, the
+            // enable a register (rem is not read after an error, nor after the FPDU's last beat
+            // until the next header loads it).
+            self.rem.d.next = self.cur_rem.val();
+            self.rem_gt_w.d.next = self.cur_gt_w.val();
+            if self.rem_full.val() {
+                self.rem.d.next = self.cur_rem.val() - self.c_w.val();
+                self.rem_gt_w.d.next = self.cur_gt_2w.val();
             }
             if self.is_hdr.val() {
                 self.len.d.next = self.hword.val();
