@@ -27,10 +27,10 @@
 //! and whether ULPDU_Length (when the beat carries it) is above W; the gearbox stage selects
 //! the first by c and the second against a register kept with the octets left, and decodes
 //! each `keep` from constants. The octets left (`rem`) load with every beat the gearbox takes,
-//! so their enable is a register (stop 62: the stripper alone at W = 8 went from 124.1 / 118.2
-//! / 116.9 MHz to 126.5 / 124.2 / 128.3 at seeds 1 to 3; before it, its critical paths ran
-//! from the held count `c` through the decision into `rem`'s enable, and from ULPDU_Length's
-//! comparison into `c`).
+//! so their enable is the handshake, not the decision (stop 62: the stripper alone at W = 8
+//! went from 124.1 / 118.2 / 116.9 MHz to 126.5 / 124.2 / 128.3 at seeds 1 to 3; before it,
+//! its critical paths ran from the held count `c` through the decision into `rem`'s enable,
+//! and from ULPDU_Length's comparison into `c`).
 //! The gearbox's rotation and merge are the shared [`crate::gearbox::Gearbox`] on 16-bit lanes.
 //!
 //! This is cut-through: a ULPDU's beats leave before its CRC is known and the verdict comes on
@@ -518,8 +518,9 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
             self.cur_rem.next = self.hword.val();
         }
         // cur_rem > W without a 16-bit comparison after the selection: the header's from the
-        // strip stage, the rest from the register kept with rem. The ULPDU octets in the last beat (bit j: more than j left) and
-        // in the tail after a full last beat (more than W + j left), constants against 8 bits.
+        // strip stage, the rest from the register kept with rem. The ULPDU octets in the last
+        // beat (bit j: more than j left) and in the tail after a full last beat (more than
+        // W + j left), constants against 8 bits.
         self.cur_gt_w.next = self.hdr_seen.q.val() & self.rem_gt_w.q.val();
         if self.is_hdr.val() {
             self.cur_gt_w.next = self.p_user.val().get_value_strip_hdr_gt_w();
@@ -609,9 +610,10 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
                     self.c.d.next = bit_cast::<6, 7>(self.c_halves.val());
                 }
             }
-            // The octets left: less W after a full beat. Loaded with every beat taken, the
-            // enable a register (rem is not read after an error, nor after the FPDU's last beat
-            // until the next header loads it).
+            // The octets left: less W after a full beat. Loaded with every beat the gearbox
+            // takes (go or ovl), so the enable is that handshake of registers and not the
+            // decision (rem is not read after an error, nor after the FPDU's last beat until the
+            // next header loads it).
             self.rem.d.next = self.cur_rem.val();
             self.rem_gt_w.d.next = self.cur_gt_w.val();
             if self.rem_full.val() {
