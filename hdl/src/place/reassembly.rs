@@ -115,7 +115,7 @@
 //! segment usually needs one try, so the octets of a segment beyond the edge are read twice.
 //! With placement on, the wait for `io_quiet`, the probes (the checker's five-stage pipeline,
 //! overlapped with the read; each result then takes two cycles to pair and decide, one pair
-//! per cycle), 2 RN + 1 cycles to count the records, and per placed
+//! per cycle), 2 RN + 2 cycles to count the records, and per placed
 //! FPDU a third read of its octets; placed FPDUs pass `mpa_rx` once more when the edge reaches
 //! them (their payload is not written again).
 //!
@@ -337,6 +337,9 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     ls32: Vec<DFF<Bits<32>>>,
     le32: Vec<DFF<Bits<32>>>,
     linv: Vec<DFF<Bit>>,
+    // Entry i of the list is in use (i < lc), kept as its own flag so that no comparison
+    // with `lc` sits in front of the tables' tests (lc -> i < lc was the critical path).
+    lval: Vec<DFF<Bit>>,
     lstag: Vec<DFF<Bits<32>>>,
     lc: DFF<Bits<8>>,
     lovf: DFF<Bit>,
@@ -473,6 +476,13 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     x_re: Signal<Local, Bit>,
     x_rs: Signal<Local, Bit>,
     x_ps: Signal<Local, Bit>,
+    // The element's test results, registered (a third stage: the tables' comparisons and
+    // their OR over RN entries into the counters' enables was the critical path).
+    y_v: DFF<Bit>,
+    y_re: DFF<Bit>,
+    y_rs: DFF<Bit>,
+    y_ps: DFF<Bit>,
+    y_len: DFF<Bits<17>>,
     mst_rel: Signal<Local, Bits<17>>,
     // State 17's copies of the segment's run bounds as offsets from the edge, registered.
     mst_rel_q: DFF<Bits<17>>,
@@ -637,6 +647,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             ls32: many(RN),
             le32: many(RN),
             linv: many(RN),
+            lval: many(RN),
             lstag: many(RN),
             lc: Default::default(),
             lovf: Default::default(),
@@ -758,6 +769,11 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
             x_re: Default::default(),
             x_rs: Default::default(),
             x_ps: Default::default(),
+            y_v: Default::default(),
+            y_re: Default::default(),
+            y_rs: Default::default(),
+            y_ps: Default::default(),
+            y_len: Default::default(),
             mst_rel: Default::default(),
             mst_rel_q: Default::default(),
             men_rel_q: Default::default(),
@@ -801,9 +817,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             d_rem, d_r, d_valid, d_fin, vrd_v, vrd_a, vrd_s, loc_rst, located_q, loc_oct_q, lc,
             lovf, pr_v, al_nok, al_q, pr_pkt, pr_prb, pr_s17, pr_e17, p2_v, p2_pkt, p2_prb, p2_s17,
             p2_e17, p2_hit, p2_name, p2_fwd, p2_acc, mst_rel_q, men_rel_q, lp_j, lp_nh, lp_nhp,
-            lp_np, lp_oct, xq_v, xq_s, xq_e, ch_v, ch_t, srel_q, s_inring, sel_q, place_q, poct_q,
-            pcnt_q, pl_k, pk_seq, pk_end, pk_len, pk_inv, pk_stag, pk_v, pk_more, pl_go, skip_q,
-            done_q, wq_take, wq_m, wq_d, wq_r, wq_a0, wq_a1
+            lp_np, lp_oct, xq_v, xq_s, xq_e, y_v, y_re, y_rs, y_ps, y_len, ch_v, ch_t, srel_q,
+            s_inring, sel_q, place_q, poct_q, pcnt_q, pl_k, pk_seq, pk_end, pk_len, pk_inv,
+            pk_stag, pk_v, pk_more, pl_go, skip_q, done_q, wq_take, wq_m, wq_d, wq_r, wq_a0, wq_a1
         );
         for i in 0..RN {
             self.pv[i].clock.next = self.clock.val();
@@ -824,6 +840,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.ls32[i].clock.next = self.clock.val();
             self.le32[i].clock.next = self.clock.val();
             self.linv[i].clock.next = self.clock.val();
+            self.lval[i].clock.next = self.clock.val();
             self.lstag[i].clock.next = self.clock.val();
             self.pv[i].d.next = self.pv[i].q.val();
             self.ppass[i].d.next = self.ppass[i].q.val();
@@ -841,6 +858,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.ls32[i].d.next = self.ls32[i].q.val();
             self.le32[i].d.next = self.le32[i].q.val();
             self.linv[i].d.next = self.linv[i].q.val();
+            self.lval[i].d.next = self.lval[i].q.val();
             self.lstag[i].d.next = self.lstag[i].q.val();
         }
         self.pkts.clock.next = self.clock.val();
@@ -1342,7 +1360,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             {
                 self.c_name.next = true;
             }
-            if (self.c_idx[i].val() < self.lc.q.val())
+            if self.lval[i].q.val()
                 & self.linv[i].q.val()
                 & (self.lstag[i].q.val() == bit_cast::<32, 36>(self.pr_prb.q.val() >> 3))
             {
@@ -1379,6 +1397,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                         self.ls32[k].d.next = bit_cast::<32, 66>(self.p2_pkt.q.val() >> 1);
                         self.le32[k].d.next = bit_cast::<32, 66>(self.p2_pkt.q.val() >> 33);
                         self.linv[k].d.next = self.p2_prb.q.val().get_bit(2);
+                        self.lval[k].d.next = true;
                         self.lstag[k].d.next = bit_cast::<32, 36>(self.p2_prb.q.val() >> 3);
                     }
                 }
@@ -1409,8 +1428,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.al_q.d.next = false;
         }
 
-        // ---- The records with this segment (state 17, one element a cycle, in two stages:
-        // the element chosen by `lp_j` is registered, then compared with the tables): the
+        // ---- The records with this segment (state 17, one element a cycle, in three stages:
+        // the element chosen by `lp_j` is registered, then compared with the tables, then
+        // counted): the
         // placed FPDUs not yet passed, then the placing list. Held pieces = runs - runs that
         // start with a placed FPDU + placed FPDUs followed by held octets (their end is neither
         // a run's end nor another placed FPDU's start); records = held pieces + placed. ----
@@ -1430,7 +1450,7 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 self.x_e.next = self.pre[i].q.val();
             }
             if self.lp_j.q.val() == self.c_jl[i].val() {
-                self.x_v.next = self.c_idx[i].val() < self.lc.q.val();
+                self.x_v.next = self.lval[i].q.val();
                 self.x_s.next = self.ls[i].q.val();
                 self.x_e.next = self.le[i].q.val();
             }
@@ -1456,23 +1476,29 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             {
                 self.x_ps.next = true;
             }
-            if (self.c_idx[i].val() < self.lc.q.val()) & (self.ls[i].q.val() == self.xq_e.q.val()) {
+            if self.lval[i].q.val() & (self.ls[i].q.val() == self.xq_e.q.val()) {
                 self.x_ps.next = true;
             }
         }
-        // The element registered last cycle (the tables do not change in state 17).
-        if self.xq_v.q.val() {
-            self.lp_oct.d.next = self.lp_oct.q.val() + (self.xq_e.q.val() - self.xq_s.q.val());
-            if !self.x_re.val() & !self.x_ps.val() {
+        // The element registered last cycle (the tables do not change in states 17 and 21):
+        // its tests registered, then counted.
+        self.y_v.d.next = self.xq_v.q.val();
+        self.y_re.d.next = self.x_re.val();
+        self.y_rs.d.next = self.x_rs.val();
+        self.y_ps.d.next = self.x_ps.val();
+        self.y_len.d.next = self.xq_e.q.val() - self.xq_s.q.val();
+        if self.y_v.q.val() {
+            self.lp_oct.d.next = self.lp_oct.q.val() + self.y_len.q.val();
+            if !self.y_re.q.val() & !self.y_ps.q.val() {
                 self.lp_nh.d.next = self.lp_nh.q.val() + 1;
             }
-            if self.x_rs.val() {
+            if self.y_rs.q.val() {
                 self.lp_nhp.d.next = self.lp_nhp.q.val() + 1;
             }
         }
         if self.state.q.val() == 17 {
             self.lp_j.d.next = self.lp_j.q.val() + 1;
-            // The last element chosen: its counts go in during state 21.
+            // The last element chosen: it is tested during state 21 and counted during 23.
             if self.lp_j.q.val() == self.c_jend.val() {
                 self.state.d.next = 21.into();
             }
@@ -1554,6 +1580,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                             self.place_q.d.next = self.ooo_path.val();
                             self.ch_v.d.next = false;
                             self.lc.d.next = 0.into();
+                            for i in 0..RN {
+                                self.lval[i].d.next = false;
+                            }
                             self.lovf.d.next = false;
                             if self.ooo_path.val() {
                                 self.state.d.next = 14.into();
@@ -1695,6 +1724,10 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
                 }
             }
             21 => {
+                // The last element of state 17 tested (above).
+                self.state.d.next = 23.into();
+            }
+            23 => {
                 // The last element of state 17 counted (above).
                 self.state.d.next = 7.into();
             }
@@ -2012,6 +2045,9 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
             self.place_q.d.next = false;
             self.ch_v.d.next = false;
             self.lc.d.next = 0.into();
+            for i in 0..RN {
+                self.lval[i].d.next = false;
+            }
             self.lovf.d.next = false;
             self.pr_v.d.next = false;
             self.p2_v.d.next = false;
