@@ -52,8 +52,8 @@
 //! | `cfg_pd`, `cfg_window`, `cfg_first_msn` | in | 32 | protection domain, MSN window, first MSN of every queue (loaded in reset) |
 //! | `stop_in` | in | 1 | stop placing (a memory write failed): every later ULPDU is discarded |
 //! | `hdr` | in | | header records ([`super::header::HeaderIn`]) |
-//! | `st_*` | | | the STag table ([`super::table_ram::TableRam`]): lookup, invalidation, the entry read |
-//! | `pb_*` | | | the posted buffers: lookup, the entry read |
+//! | `st_*` | | | the STag table ([`super::table_ram::TableRam`]): lookup (A's entry, every cycle; `st_lk_busy`: a command has the read port, A takes nothing), invalidation, the entry read |
+//! | `pb_*` | | | the posted buffers: lookup (likewise, `pb_lk_busy`), the entry read |
 //! | `desc_*` | out | 87 | write descriptors ([`super::desc`]), from a FIFO |
 //! | `rec_*` | out | 384 | records ([`super::record`]), from a FIFO |
 //! | `stopped` | out | 1 | an error or a Terminate ended the connection |
@@ -176,8 +176,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub stop_in: Signal<In, Bit>,
     /// Header records.
     pub hdr: HeaderIn,
-    /// STag table: look up.
-    pub st_lk_en: Signal<Out, Bit>,
+    /// STag table: its read port is a command's this cycle (no lookup served, no record taken).
+    pub st_lk_busy: Signal<In, Bit>,
     /// STag table: entry to look up.
     pub st_lk_index: Signal<Out, Bits<SA>>,
     /// STag table: invalidate.
@@ -188,8 +188,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub st_entry: Signal<In, Bits<ST_BITS>>,
     /// STag table: its valid bit.
     pub st_valid: Signal<In, Bit>,
-    /// Posted buffers: look up.
-    pub pb_lk_en: Signal<Out, Bit>,
+    /// Posted buffers: the same for their read port.
+    pub pb_lk_busy: Signal<In, Bit>,
     /// Posted buffers: slot to look up.
     pub pb_lk_index: Signal<Out, Bits<PA>>,
     /// Posted buffers: the entry read.
@@ -473,13 +473,13 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             cfg_first_msn: Default::default(),
             stop_in: Default::default(),
             hdr: Default::default(),
-            st_lk_en: Default::default(),
+            st_lk_busy: Default::default(),
             st_lk_index: Default::default(),
             st_inv_en: Default::default(),
             st_inv_index: Default::default(),
             st_entry: Default::default(),
             st_valid: Default::default(),
-            pb_lk_en: Default::default(),
+            pb_lk_busy: Default::default(),
             pb_lk_index: Default::default(),
             pb_entry: Default::default(),
             pb_valid: Default::default(),
@@ -867,8 +867,11 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         // ---- The pipeline: A (the record on `hdr`: the lookups), B (the tables' outputs), C
         // (compare), D (decide), E (emit). Every stage moves when E is empty or emits. ----
         self.adv.next = !self.ve.q.val() | self.go.val();
-        self.a_take.next = self.hdr.valid.val() & self.adv.val();
-        self.hdr.ready.next = self.adv.val();
+        // The tables read A's entries in every cycle; in a cycle whose read port is a command's
+        // (`*_lk_busy`, registers) A takes nothing.
+        self.a_take.next =
+            self.hdr.valid.val() & self.adv.val() & !self.st_lk_busy.val() & !self.pb_lk_busy.val();
+        self.hdr.ready.next = self.adv.val() & !self.st_lk_busy.val() & !self.pb_lk_busy.val();
         self.a_rec.next = 0.into();
         self.a_rec.next.set_value_ck_seq(self.hdr.seq.val());
         self.a_rec.next.set_value_ck_ulen(self.hdr.ulen.val());
@@ -958,8 +961,6 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.st_lk_index.next = self.a_idx.val();
         self.pb_lk_index.next = (bit_cast::<PA, 2>(self.hdr.qn.val()) << self.c_qsh.val())
             | bit_cast::<PA, 32>(self.hdr.msn.val() & self.c_msn_mask.val());
-        self.st_lk_en.next = self.a_take.val() & !self.stop.q.val() & !self.hdr.err.val();
-        self.pb_lk_en.next = self.a_take.val() & !self.stop.q.val() & !self.hdr.err.val();
         self.base.next = self.sb0.q.val();
         if self.hdr.qn.val() == 1 {
             self.base.next = self.sb1.q.val();

@@ -384,7 +384,7 @@ impl<
         self.check.stop_in.next = self.deliver.stop_out.val();
 
         // ---- The tables: the checker's lookups, the registers' commands. ----
-        self.stags.lk_en.next = self.check.st_lk_en.val();
+        self.check.st_lk_busy.next = self.stags.lk_busy.val();
         self.stags.lk_index.next = self.check.st_lk_index.val();
         self.stags.inv_en.next = self.check.st_inv_en.val();
         self.stags.inv_index.next = self.check.st_inv_index.val();
@@ -400,7 +400,7 @@ impl<
         self.check.st_valid.next = self.stags.rd_valid.val();
         self.check.st_wr_pend.next = self.stags.wr_pend.val();
         self.check.st_wr_index.next = self.stags.wr_index.val();
-        self.posted.lk_en.next = self.check.pb_lk_en.val();
+        self.check.pb_lk_busy.next = self.posted.lk_busy.val();
         self.posted.lk_index.next = self.check.pb_lk_index.val();
         self.posted.inv_en.next = false;
         self.posted.inv_index.next = 0.into();

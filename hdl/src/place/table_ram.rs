@@ -17,7 +17,10 @@
 //!                                                             valid   ◄─ sweep > invalidation > command
 //! ```
 //!
-//! A command's read waits for a cycle without a lookup, a command's write for a cycle without an
+//! The read port is the datapath's in every cycle (a lookup is read whether or not it is taken,
+//! so its address does not wait for the datapath's handshake) but one: a command's read takes
+//! the port in the cycle after it is asked for (`lk_busy` high: no lookup is served in that
+//! cycle, the datapath takes no record in it). A command's write waits for a cycle without an
 //! invalidation or sweep; each is told when it is done (`ctl_done`). An invalidation applies to
 //! the entry the datapath looked up last, and only if no command rewrote that entry since: a
 //! host that registers a new STag at the same index while a Send with Invalidate of the old one
@@ -29,7 +32,8 @@
 //! | `clock`, `rst` | in | 1 | clock; synchronous reset: the table is cleared (sweep) |
 //! | `clear` | in | 1 | pulse: clear every valid bit (sweep, `N` cycles) |
 //! | `busy` | out | 1 | the sweep is running: lookups read stale valid bits, commands wait |
-//! | `lk_en`, `lk_index` | in | 1, A | datapath: read entry `lk_index`; entry and valid bit on `rd_entry` / `rd_valid` the next cycle |
+//! | `lk_index` | in | A | datapath: read entry `lk_index` (every cycle); entry and valid bit on `rd_entry` / `rd_valid` the next cycle |
+//! | `lk_busy` | out | 1 | registered: the read port is a command's this cycle, a lookup now is not served |
 //! | `inv_en`, `inv_index` | in | 1, A | datapath: clear the valid bit of `inv_index` (the caller has checked `wr_pend` since its lookup) |
 //! | `wr_pend`, `wr_index` | out | 1, A | a command write waits for the port or is done in this cycle, and its entry |
 //! | `ctl_write`, `ctl_read` | in | 1 | command: write `ctl_entry` / `ctl_valid` into `ctl_index`, or read it (held until `ctl_done`) |
@@ -42,7 +46,10 @@
 //! entries by default, the posted buffers with 64 per queue.
 //!
 //! ### Latency
-//! A lookup's entry one cycle later. A command is done one cycle after it gets the port.
+//! A lookup's entry one cycle later. A command is done one cycle after it gets the port; a
+//! read gets it the cycle after it is asked (stop 64: before, a read took any cycle without a
+//! lookup, and the datapath's lookup enable, behind its handshake, chose the block RAM's
+//! address: `rnic_rx_w8`'s critical path).
 //!
 //! ### On bad input
 //! Indexes are always inside the table (callers check the high bits first). An invalidation of
@@ -61,8 +68,8 @@ pub struct TableRam<const A: usize, const N: usize, const E: usize> {
     pub clear: Signal<In, Bit>,
     /// The clearing sweep is running.
     pub busy: Signal<Out, Bit>,
-    /// Checker: look up an entry.
-    pub lk_en: Signal<In, Bit>,
+    /// The read port is a command's this cycle (registered): a lookup now is not served.
+    pub lk_busy: Signal<Out, Bit>,
     /// Checker: the entry to look up.
     pub lk_index: Signal<In, Bits<A>>,
     /// Checker: invalidate an entry.
@@ -95,8 +102,9 @@ pub struct TableRam<const A: usize, const N: usize, const E: usize> {
     sweep_at: DFF<Bits<A>>,
     rd_pending: DFF<Bit>,
     done: DFF<Bit>,
+    // A command read has the read port this cycle.
+    ctl_turn: DFF<Bit>,
     c_last: Constant<Bits<A>>,
-    do_read: Signal<Local, Bit>,
     do_write: Signal<Local, Bit>,
     do_inv: Signal<Local, Bit>,
 }
@@ -113,7 +121,7 @@ impl<const A: usize, const N: usize, const E: usize> TableRam<A, N, E> {
             rst: Default::default(),
             clear: Default::default(),
             busy: Default::default(),
-            lk_en: Default::default(),
+            lk_busy: Default::default(),
             lk_index: Default::default(),
             inv_en: Default::default(),
             inv_index: Default::default(),
@@ -133,8 +141,8 @@ impl<const A: usize, const N: usize, const E: usize> TableRam<A, N, E> {
             sweep_at: Default::default(),
             rd_pending: Default::default(),
             done: Default::default(),
+            ctl_turn: Default::default(),
             c_last: Constant::new(((N - 1) as u64).into()),
-            do_read: Default::default(),
             do_write: Default::default(),
             do_inv: Default::default(),
         }
@@ -155,7 +163,7 @@ impl<const A: usize, const N: usize, const E: usize> Default for TableRam<A, N, 
 impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, sweep, sweep_at, rd_pending, done);
+        dff_setup!(self, clock, sweep, sweep_at, rd_pending, done, ctl_turn);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.vram.read_clock.next = self.clock.val();
@@ -168,18 +176,18 @@ impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E>
         self.done.d.next = false;
         self.rd_pending.d.next = false;
 
-        // Read ports (both RAMs at the same address): the checker first.
-        self.do_read.next = self.ctl_read.val()
-            & !self.lk_en.val()
+        // Read ports (both RAMs at the same address): the checker's, but in a command read's
+        // turn (a register, the cycle after the read is asked for and not yet served).
+        self.ctl_turn.d.next = self.ctl_read.val()
+            & !self.ctl_turn.q.val()
             & !self.rd_pending.q.val()
             & !self.sweep.q.val();
-        self.ram.read_address.next = self.ctl_index.val();
-        self.vram.read_address.next = self.ctl_index.val();
-        if self.lk_en.val() {
-            self.ram.read_address.next = self.lk_index.val();
-            self.vram.read_address.next = self.lk_index.val();
-        }
-        if self.do_read.val() {
+        self.lk_busy.next = self.ctl_turn.q.val();
+        self.ram.read_address.next = self.lk_index.val();
+        self.vram.read_address.next = self.lk_index.val();
+        if self.ctl_turn.q.val() {
+            self.ram.read_address.next = self.ctl_index.val();
+            self.vram.read_address.next = self.ctl_index.val();
             self.rd_pending.d.next = true;
         }
 
@@ -220,6 +228,7 @@ impl<const A: usize, const N: usize, const E: usize> Logic for TableRam<A, N, E>
         if self.rst.val() {
             self.done.d.next = false;
             self.rd_pending.d.next = false;
+            self.ctl_turn.d.next = false;
         }
     }
 }
