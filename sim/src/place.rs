@@ -578,6 +578,11 @@ pub struct RnicRunOptions {
     /// if the connection still ran. Use it only for streams without an error or a Terminate
     /// (the campaign checks that on the golden receiver first).
     pub arrival_quick: bool,
+    /// Every this many cycles (0: never) while input beats are still to be offered, read a
+    /// registered region's STag entry back through the register port (STAG_CMD = read, then
+    /// its base, length, address and PD) and check it: the command's read takes the STag
+    /// table's read port from the datapath's lookups for a cycle (`TableRam`'s `lk_busy`).
+    pub stag_reads: u64,
 }
 
 impl Default for RnicRunOptions {
@@ -597,6 +602,7 @@ impl Default for RnicRunOptions {
             arrival: false,
             arrival_settle: 80,
             arrival_quick: false,
+            stag_reads: 0,
         }
     }
 }
@@ -643,6 +649,8 @@ pub struct RnicStats {
     pub record_cycles: Vec<u64>,
     /// Cycles the AXI4-Lite driver spent before enabling the connection.
     pub setup_cycles: u64,
+    /// STag read-backs checked during traffic (`RnicRunOptions::stag_reads`), registers read.
+    pub stag_reads_checked: u64,
     /// Every burst: its address, beats, the target it started in, the cycle of its AW.
     pub bursts_log: Vec<(u64, u64, Target, u64)>,
 }
@@ -1003,6 +1011,9 @@ pub fn run_rnic(
         + opts.cycles_per_beat * total_in
         + if opts.arrival { (opts.arrival_settle + 200) * packets.len() as u64 } else { 0 };
     let w = width as u64;
+    let mut stag_read_want: Option<(u32, [u32; 4])> = None;
+    let mut stag_read_next = 0usize;
+    let mut stag_reads_checked = 0u64;
     loop {
         let now = sim.cycles();
         // ---- In arrival mode, the next segment once the last one is answered and settled. --
@@ -1068,6 +1079,45 @@ pub fn run_rnic(
             quiet = 0;
         }
         axil.sample(sim)?;
+        // ---- STag read-backs during traffic (`stag_reads`): each one's values checked. ----
+        while let Some(&(a, v)) = axil.reads.front() {
+            let k = match a {
+                reg::STAG_BASE_LO => 0,
+                reg::STAG_LEN_LO => 1,
+                reg::STAG_ADDR_LO => 2,
+                reg::STAG_PD => 3,
+                _ => break,
+            };
+            axil.reads.pop_front();
+            let Some((stag, want)) = &stag_read_want else {
+                return Err(format!("cycle {now}: an STag register read nobody asked for"));
+            };
+            if v != want[k] {
+                return Err(format!(
+                    "cycle {now}: STag {stag:#x} read back during traffic: register {a:#x} is \
+                     {v:#x}, registered {:#x}",
+                    want[k]
+                ));
+            }
+            stag_reads_checked += 1;
+        }
+        if opts.stag_reads > 0
+            && enabled
+            && src.pending() > 0
+            && axil.idle()
+            && now % opts.stag_reads == 0
+            && !cfg.regions.is_empty()
+        {
+            let r = &cfg.regions[stag_read_next % cfg.regions.len()];
+            stag_read_next += 1;
+            let addr = layout.addr(Target::Region(r.stag)).expect("laid out");
+            stag_read_want = Some((r.stag, [r.base as u32, r.len as u32, addr as u32, r.pd]));
+            axil.push(AxilOp::write(reg::STAG, r.stag));
+            axil.push(AxilOp::write(reg::STAG_CMD, reg::CMD_STAG_READ));
+            for a in [reg::STAG_BASE_LO, reg::STAG_LEN_LO, reg::STAG_ADDR_LO, reg::STAG_PD] {
+                axil.push(AxilOp::read(a));
+            }
+        }
         if !enabled && axil.all_issued() {
             enabled = true;
             stats.setup_cycles = now - start;
@@ -1309,6 +1359,7 @@ pub fn run_rnic(
             ));
         }
     }
+    stats.stag_reads_checked = stag_reads_checked;
     let violations: Vec<String> =
         mon_s.violations.iter().chain(&mon_e.violations).cloned().collect();
     if !violations.is_empty() {

@@ -1231,6 +1231,34 @@ fn rnic_rx_w8_register_map_rusthdl() {
     register_map(Engine::RustHdl);
 }
 
+/// STag entries read back through the register port while traffic flows (a read every few
+/// cycles, the host's view of the table): the command's read takes the STag table's read port
+/// from the lookups for a cycle and the checker takes no header in it (`TableRam::lk_busy`), so
+/// every read-back returns the registered entry and the deliveries, error and memory are still
+/// the golden receiver's; with and without backpressure, at W = 8 and 64 on Verilator.
+#[test]
+fn stag_read_backs_during_traffic_leave_placement_as_golden() {
+    for w in [8, 64] {
+        let mut sim = sim::place::rnic_rx(Engine::Verilator, w).unwrap();
+        for seed in 0..2u64 {
+            let (cfg, segs) = traffic(Scenario::InOrder, 40 + seed, seed == 1, true, 40, None);
+            let mut opts = if seed == 0 {
+                RnicRunOptions { seed, ..Default::default() }
+            } else {
+                RnicRunOptions::busy(seed * 11 + w as u64)
+            };
+            opts.stag_reads = 7;
+            let what = format!("w{w} seed {seed}: STag read-backs during traffic");
+            let (hw, _) = check_connection(sim.as_mut(), &cfg, &segs, &opts, &what);
+            assert!(
+                hw.stats.stag_reads_checked >= 40,
+                "{what}: only {} registers read back",
+                hw.stats.stag_reads_checked
+            );
+        }
+    }
+}
+
 /// A memory write answered SLVERR: the records whose writes all came before it, then one local
 /// error record, nothing after; the status says so.
 #[test]
