@@ -2,7 +2,8 @@
 //! width on both engines, with idle and backpressure; retransmissions overlapping what was taken
 //! are trimmed (whole beats and part of one skipped), duplicates dropped without an error, a
 //! segment beyond the next expected octet dropped and counted (`err_seq`) and remembered
-//! (`seq_gap`, sticky); FIN ends the stream, with lost octets flagged, and what follows it is
+//! (`seq_gap`, sticky), also one that starts as far beyond it as a retransmission before it was
+//! trimmed; FIN ends the stream, with lost octets flagged, and what follows it is
 //! dropped (also while the FIN segment's last words are still being flushed).
 
 use rand::Rng;
@@ -88,6 +89,38 @@ macro_rules! realigner_tests {
                     ..PacketRun::default()
                 };
                 run($engine, $w, &s, &segs, seq, 1, opts);
+            }
+
+            #[test]
+            fn a_segment_as_far_beyond_as_a_retransmission_was_trimmed_is_a_gap() {
+                // After a retransmission trimmed by t octets (whole beats and part of one), the
+                // next expected octet is the retransmission's end, not t octets beyond it: a
+                // segment that starts there is out of sequence (dropped, err_seq), and the
+                // continuation right behind it is taken. Sequence numbers wrap through 2^32.
+                let w: usize = $w;
+                // u new octets: 1 (the trimmed beat is the retransmission's last) or W + 2.
+                let cases = [1usize, 3, w - 1, w + 1, 2 * w + 3]
+                    .into_iter()
+                    .flat_map(|t| [1usize, w + 2].map(|u| (t, u)));
+                for (k, (t, u)) in cases.enumerate() {
+                    let a = 3 * w + 5;
+                    let s = stream(k as u64 + 900, a + u + 4 * w + 7);
+                    let seq = u32::MAX - 2 * w as u32 + k as u32;
+                    let at = |x: usize| seq.wrapping_add(x as u32);
+                    let segs = vec![
+                        InPacket::segment(s[..a].to_vec(), seq, false),
+                        InPacket::segment(s[a - t..a + u].to_vec(), at(a - t), false),
+                        InPacket::segment(vec![0xEE; 2 * w + 1], at(a + u + t), false),
+                        InPacket::segment(s[a + u..].to_vec(), at(a + u), true),
+                    ];
+                    run($engine, w, &s, &segs, seq, 1, PacketRun::default());
+                    let opts = PacketRun {
+                        idle: Pattern::Random { p: 0.7, seed: k as u64 },
+                        backpressure: Pattern::Random { p: 0.6, seed: k as u64 + 1 },
+                        ..PacketRun::default()
+                    };
+                    run($engine, w, &s, &segs, seq, 1, opts);
+                }
             }
 
             #[test]
