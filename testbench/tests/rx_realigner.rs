@@ -105,7 +105,7 @@ macro_rules! realigner_tests {
                 for (k, (t, u)) in cases.enumerate() {
                     let a = 3 * w + 5;
                     let s = stream(k as u64 + 900, a + u + 4 * w + 7);
-                    let seq = u32::MAX - 2 * w as u32 + k as u32;
+                    let seq = (u32::MAX - 2 * w as u32).wrapping_add(k as u32);
                     let at = |x: usize| seq.wrapping_add(x as u32);
                     let segs = vec![
                         InPacket::segment(s[..a].to_vec(), seq, false),
