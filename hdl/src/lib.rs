@@ -12,6 +12,8 @@
 //!   [`stream_outq_rr`]: the same with a registered `ready` (the Marker inserter, the framer);
 //!   [`stream_outq3`]: three slots behind an output stage register (the segmenter);
 //! - [`stream_skid`]: the register slice every streaming block's output goes through;
+//! - [`stream_down`], [`stream_up`]: a stream's beats cut into narrower ones and packed back
+//!   (the locator's narrow verification path);
 //! - [`tx`]: the transmit datapath (`mpa_tx`);
 //! - [`rx`]: the receive datapath (`mpa_rx`);
 //! - [`place`]: DDP/RDMAP placement behind `mpa_rx` (`rnic_rx`): header validation, STag table
@@ -37,9 +39,11 @@ pub mod rx;
 pub mod sideband;
 pub mod skid;
 pub mod stream;
+pub mod stream_down;
 pub mod stream_fifo;
 pub mod stream_outq;
 pub mod stream_outq3;
 pub mod stream_outq_rr;
 pub mod stream_skid;
+pub mod stream_up;
 pub mod tx;

@@ -171,6 +171,146 @@ mod stream_skid {
     }
 }
 
+// ---- src/stream_down.rs, src/stream_up.rs ----
+mod stream_down_up {
+    use hdl::stream_down::StreamDown;
+    use hdl::stream_up::StreamUp;
+    use rust_hdl::prelude::*;
+
+    use super::settle_block as settle;
+
+    fn octets<const N: usize>(x: Bits<N>, n: usize) -> Vec<u8> {
+        (0..n).map(|i| x.get_bits::<8>(8 * i).index() as u8).collect()
+    }
+
+    fn from_octets<const N: usize>(bytes: &[u8]) -> Bits<N> {
+        let mut x = Bits::<N>::default();
+        for (i, b) in bytes.iter().enumerate() {
+            for k in 0..8 {
+                x = x.replace_bit(8 * i + k, b >> k & 1 == 1);
+            }
+        }
+        x
+    }
+
+    fn keep_of<const N: usize>(x: Bits<N>) -> usize {
+        let k = (0..N).take_while(|&i| x.get_bit(i)).count();
+        assert!((k..N).all(|i| !x.get_bit(i)), "keep {x:?} is not contiguous from lane 0");
+        k
+    }
+
+    type Beat = (Vec<u8>, usize, bool);
+
+    /// Random packets (1 to 3W octets, and null packets) through `StreamDown<W -> V>` and
+    /// `StreamUp<V -> W>` in series, under random `valid` on the wide input and random `ready` on
+    /// the wide output: the narrow beats are the wide ones cut in V-lane slices, lane 0 first,
+    /// none empty but a null beat's, each full but a packet's last; the wide beats out are the
+    /// beats in, with their `user`; neither block's `valid` waits for `ready`.
+    fn round_trip<const W: usize, const B: usize, const V: usize, const BV: usize>(seed: u64) {
+        let mut down = StreamDown::<W, B, V, BV, 8>::new();
+        let mut up = StreamUp::<V, BV, W, B, 8>::new();
+        down.connect_all();
+        up.connect_all();
+        let mut next = super::lcg_source(seed);
+        // The wide beats to send, each with its user.
+        let mut beats: Vec<(Beat, u8)> = Vec::new();
+        for p in 0..120u64 {
+            let len = if p % 11 == 5 { 0 } else { 1 + next() as usize % (3 * W) };
+            let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let n = len.div_ceil(W).max(1);
+            for b in 0..n {
+                let chunk = bytes[(b * W).min(len)..((b + 1) * W).min(len)].to_vec();
+                let k = chunk.len();
+                beats.push(((chunk, k, b == n - 1), (p & 255) as u8));
+            }
+        }
+        let mut narrow: Vec<(Beat, u8)> = Vec::new();
+        let mut wide: Vec<(Beat, u8)> = Vec::new();
+        let mut sent = 0;
+        let (mut offer, mut pull) = (false, false);
+        for cyc in 0..40 * beats.len() * (W / V) {
+            let rst = cyc < 2;
+            // A beat once offered stays offered until it is taken.
+            offer = (offer || next() % 3 != 0) && sent < beats.len();
+            pull = next() % 4 != 0;
+            if sent < beats.len() {
+                let ((bytes, k, last), user) = &beats[sent];
+                down.s_axis.data.next = from_octets::<B>(bytes);
+                let mut keep = Bits::<W>::default();
+                for i in 0..*k {
+                    keep = keep.replace_bit(i, true);
+                }
+                down.s_axis.keep.next = keep;
+                down.s_axis.user.next = (*user as u64).into();
+                down.s_axis.last.next = *last;
+            }
+            for b in [&mut down.rst.next, &mut up.rst.next] {
+                *b = rst;
+            }
+            down.s_axis.valid.next = offer && !rst;
+            up.m_axis.ready.next = pull;
+            for _ in 0..4 {
+                settle(&mut down);
+                up.s_axis.data.next = down.m_axis.data.val();
+                up.s_axis.keep.next = down.m_axis.keep.val();
+                up.s_axis.user.next = down.m_axis.user.val();
+                up.s_axis.last.next = down.m_axis.last.val();
+                up.s_axis.valid.next = down.m_axis.valid.val();
+                settle(&mut up);
+                down.m_axis.ready.next = up.s_axis.ready.val();
+            }
+            settle(&mut down);
+            if !rst && down.m_axis.valid.val() && down.m_axis.ready.val() {
+                let k = keep_of(down.m_axis.keep.val());
+                narrow.push((
+                    (octets(down.m_axis.data.val(), k), k, down.m_axis.last.val()),
+                    down.m_axis.user.val().index() as u8,
+                ));
+            }
+            if !rst && up.m_axis.valid.val() && pull {
+                let k = keep_of(up.m_axis.keep.val());
+                wide.push((
+                    (octets(up.m_axis.data.val(), k), k, up.m_axis.last.val()),
+                    up.m_axis.user.val().index() as u8,
+                ));
+            }
+            if !rst && offer && down.s_axis.ready.val() {
+                sent += 1;
+                offer = false;
+            }
+            for clk in [false, true] {
+                down.clock.next = Clock::from(clk);
+                up.clock.next = Clock::from(clk);
+                settle(&mut down);
+                settle(&mut up);
+            }
+        }
+        assert_eq!(sent, beats.len(), "W={W} V={V}: not every beat was taken");
+        let expect_narrow: Vec<(Beat, u8)> = beats
+            .iter()
+            .flat_map(|((bytes, k, last), user)| {
+                let n = k.div_ceil(V).max(1);
+                (0..n).map(move |i| {
+                    let s = bytes[(i * V).min(*k)..((i + 1) * V).min(*k)].to_vec();
+                    let sk = s.len();
+                    ((s, sk, *last && i == n - 1), *user)
+                })
+            })
+            .collect();
+        assert_eq!(narrow, expect_narrow, "W={W} V={V}: narrow beats");
+        assert_eq!(wide, beats, "W={W} V={V}: wide beats out differ from beats in");
+    }
+
+    #[test]
+    fn down_then_up_gives_back_every_beat() {
+        round_trip::<8, 64, 4, 32>(1);
+        round_trip::<8, 64, 8, 64>(2);
+        round_trip::<16, 128, 8, 64>(3);
+        round_trip::<16, 128, 4, 32>(4);
+        round_trip::<64, 512, 8, 64>(5);
+    }
+}
+
 // ---- src/stream_outq_rr.rs ----
 mod stream_outq_rr {
     use hdl::stream_outq_rr::*;
