@@ -45,12 +45,13 @@ fn main() {
             write(dir, &format!("rx_delineator_w{W}"), RxDelineator::<W, B>::new());
             write(dir, &format!("rx_crc_check_w{W}"), RxCrcCheck::<W, B>::new());
             write(dir, &format!("rx_marker_stripper_w{W}"), RxMarkerStripper::<W, B>::new());
-            write(dir, &format!("place_locate_w{W}"), PlaceLocate::<W, B>::new());
+            const V: usize = hdl::place::locate::locate_width(W);
+            write(dir, &format!("place_locate_w{W}"), PlaceLocate::<W, B, V, { 8 * V }>::new());
             const RD: usize = ring_bits(W);
             write(
                 dir,
                 &format!("place_reassembly_w{W}"),
-                PlaceReassembly::<W, B, RD, RECORD_ENTRIES>::new(),
+                PlaceReassembly::<W, B, RD, RECORD_ENTRIES, V, { 8 * V }>::new(),
             );
             write(dir, &format!("place_header_w{W}"), PlaceHeader::<W, B>::new());
             write(dir, &format!("place_writer_w{W}"), PlaceWriter::<W, B>::new());

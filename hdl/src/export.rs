@@ -199,26 +199,40 @@ macro_rules! export_top_for {
         $crate::with_width!($spec.width, |W, B| {
             const A: usize = $crate::rx::mpa_rx::buffer_bits(W);
             const RD: usize = $crate::place::reassembly::ring_bits(W);
-            $crate::export::export_top_at::<W, B, A, RD>($spec)
+            const V: usize = $crate::place::locate::locate_width(W);
+            $crate::export::export_top_at::<W, B, A, RD, V, { 8 * V }>($spec)
         })
     };
 }
 
 /// Builds and exports one top at `W` bytes per beat (`spec.width` must be `W`; a board's core
-/// has its own width), with `B = 8W`, `A = buffer_bits(W)` (`mpa_rx`'s release buffer) and
-/// `RD = ring_bits(W)` (the reassembly ring), which stable Rust cannot derive from `W` inside a
+/// has its own width), with `B = 8W`, `A = buffer_bits(W)` (`mpa_rx`'s release buffer),
+/// `RD = ring_bits(W)` (the reassembly ring) and `V = locate_width(W)`, `BV = 8V` (the
+/// out-of-order locator's verification path), which stable Rust cannot derive from `W` inside a
 /// generic function. Generic so that the tops are instantiated only where it is called:
 /// `sim::export::export_top` picks the width at run time (see there for why it lives in `sim`),
 /// [`export_top_for!`](crate::export_top_for) spells the parameters out.
-pub fn export_top_at<const W: usize, const B: usize, const A: usize, const RD: usize>(
+pub fn export_top_at<
+    const W: usize,
+    const B: usize,
+    const A: usize,
+    const RD: usize,
+    const V: usize,
+    const BV: usize,
+>(
     spec: &TopSpec,
 ) -> Result<ExportedTop, String> {
     if !matches!(spec.kind, TopKind::Board(_)) && spec.width != W {
         return Err(format!("{}: built at width {W}", spec.name()));
     }
-    if B != 8 * W || A != buffer_bits(W) || RD != crate::place::reassembly::ring_bits(W) {
+    if B != 8 * W
+        || A != buffer_bits(W)
+        || RD != crate::place::reassembly::ring_bits(W)
+        || V != crate::place::locate::locate_width(W)
+        || BV != 8 * V
+    {
         return Err(format!(
-            "{}: export_top_at::<{W}, {B}, {A}, {RD}>: B, A or RD is not the one W = {W} needs",
+            "{}: export_top_at::<{W}, {B}, {A}, {RD}, {V}, {BV}>: B, A, RD, V or BV is not the one W = {W} needs",
             spec.name()
         ));
     }
@@ -260,17 +274,19 @@ pub fn export_top_at<const W: usize, const B: usize, const A: usize, const RD: u
         TopKind::RnicRx => {
             const SN: usize = 1 << STAG_INDEX_BITS;
             const PN: usize = 1 << POSTED_SLOT_BITS;
-            let mut top = RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::new();
+            let mut top =
+                RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD, V, BV>::new();
             let header = format!(
                 "RNIC receive side (hdl::place::rnic_rx::RnicRx<{W}, {B}, {A}, {STAG_INDEX_BITS}, {SN}, \
-                 {POSTED_SLOT_BITS}, {PN}, {RD}>), RFC 5044, 5041, 5040, {W} bytes per beat.\n\
+                 {POSTED_SLOT_BITS}, {PN}, {RD}, {V}, {BV}>), RFC 5044, 5041, 5040, {W} bytes per beat\n\
+                 (the out-of-order locator's verification path {V} bytes per beat).\n\
                  TCP payload segments in any order (s_axis_tuser[31:0] sequence number, [32] FIN),\n\
                  a verdict per segment on vrd_valid/vrd_accept/vrd_seq, 64 KiB reassembly ring, DDP payload\n\
                  out through the AXI4 write master m_axi_*, records out on m_axis_evt (64 octets each),\n\
                  registers on the AXI4-Lite slave s_axil_*. {SN} STags, {} posted buffers per queue,\n\
                  ULPDU_Length limit {} octets.",
                 PN / 4,
-                RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::max_ulpdu()
+                RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD, V, BV>::max_ulpdu()
             );
             export_block(&spec.name(), &mut top, &header)
         }

@@ -8,10 +8,11 @@ use crate::stream::{HandshakeMonitor, Pattern, ReadyDriver, StreamDriver, Stream
 use crate::tx::block_engine;
 use crate::CycleSim;
 use crate::Engine;
-use hdl::place::locate::PlaceLocate;
+use hdl::place::locate::{locate_width, PlaceLocate};
 use hdl::with_width;
 
-crate::direct_top!([const W: usize, const B: usize] PlaceLocate<W, B> {
+crate::direct_top!([const W: usize, const B: usize, const V: usize, const BV: usize]
+    PlaceLocate<W, B, V, BV> {
     in rst, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
     in chain_valid, in chain_seq, out rd_valid, in rd_ready, out rd_seq, out rd_end, sink s_rd,
     out loc_valid, out loc_start, out loc_end, out done, out watchdog, in cfg_fwd,
@@ -23,11 +24,14 @@ crate::direct_top!([const W: usize, const B: usize] PlaceLocate<W, B> {
 /// The locator alone at `width` bytes per beat.
 pub fn locator(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;
-    with_width!(width, |W, B| block_engine(
-        engine,
-        &format!("place_locate_w{W}"),
-        PlaceLocate::<W, B>::new()
-    ))
+    with_width!(width, |W, B| {
+        const V: usize = locate_width(W);
+        block_engine(
+            engine,
+            &format!("place_locate_w{W}"),
+            PlaceLocate::<W, B, V, { 8 * V }>::new(),
+        )
+    })
 }
 
 /// The locator alone at `width` bytes per beat, exported (`place_locate_w<W>`): the Verilog
@@ -38,7 +42,8 @@ pub fn locator_verilog(width: usize) -> Result<hdl::export::ExportedTop, String>
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| {
         let name = format!("place_locate_w{W}");
-        let mut block = PlaceLocate::<W, B>::new();
+        const V: usize = locate_width(W);
+        let mut block = PlaceLocate::<W, B, V, { 8 * V }>::new();
         hdl::export::export_block(&name, &mut block, "PlaceLocate (export check)")
     })
 }

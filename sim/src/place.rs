@@ -38,7 +38,8 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 crate::direct_top!([const W: usize, const B: usize, const A: usize, const SA: usize, const SN: usize,
-    const PA: usize, const PN: usize, const RD: usize] RnicRx<W, B, A, SA, SN, PA, PN, RD> {
+    const PA: usize, const PN: usize, const RD: usize, const V: usize, const BV: usize]
+    RnicRx<W, B, A, SA, SN, PA, PN, RD, V, BV> {
     in rst, sink s_axis, axi_master m_axi, axil_slave s_axil, source m_axis_evt, out vrd_valid,
     out vrd_accept, out vrd_seq
 });
@@ -61,10 +62,11 @@ pub fn rnic_rx_vcd(
         const SN: usize = 1 << STAG_INDEX_BITS;
         const PN: usize = 1 << POSTED_SLOT_BITS;
         const RD: usize = hdl::place::reassembly::ring_bits(W);
+        const V: usize = hdl::place::locate::locate_width(W);
         crate::tx::top_engine(
             engine,
             &spec,
-            RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD>::new,
+            RnicRx::<W, B, A, STAG_INDEX_BITS, SN, POSTED_SLOT_BITS, PN, RD, V, { 8 * V }>::new,
             vcd,
         )
     })

@@ -8,12 +8,13 @@ use crate::traffic::TcpSegment;
 use crate::tx::block_engine;
 use crate::CycleSim;
 use crate::Engine;
+use hdl::place::locate::locate_width;
 use hdl::place::reassembly::{ring_bits, PlaceReassembly, RECORD_ENTRIES};
 use hdl::sideband::RxSegmentUser;
 use hdl::with_width;
 
-crate::direct_top!([const W: usize, const B: usize, const D: usize, const RN: usize]
-    PlaceReassembly<W, B, D, RN> {
+crate::direct_top!([const W: usize, const B: usize, const D: usize, const RN: usize,
+    const V: usize, const BV: usize] PlaceReassembly<W, B, D, RN, V, BV> {
     in rst, in cfg_seq, in cfg_budget, in cfg_records, in stopped, in cfg_markers, in cfg_crc,
     in cfg_max_ulpdu, sink s_axis, source m_axis, out vrd_valid, out vrd_accept, out vrd_seq,
     out held, out runs, out refused, out peak_held, out loc_valid, out loc_start, out loc_end,
@@ -30,10 +31,11 @@ pub fn reassembly(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, Str
     hdl::export::check_width(width)?;
     with_width!(width, |W, B| {
         const D: usize = ring_bits(W);
+        const V: usize = locate_width(W);
         block_engine(
             engine,
             &format!("place_reassembly_w{W}"),
-            PlaceReassembly::<W, B, D, RECORD_ENTRIES>::new(),
+            PlaceReassembly::<W, B, D, RECORD_ENTRIES, V, { 8 * V }>::new(),
         )
     })
 }

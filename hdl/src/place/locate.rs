@@ -8,7 +8,10 @@
 //! second reads the segment back from where it was stored, once per candidate, through a
 //! verification path of its own ([`RxVerify`], `mpa_rx` without its release buffer, reset at
 //! the candidate, FIN on the segment's last octet) and reports every FPDU of the ULPDU_Length
-//! chain that verifies:
+//! chain that verifies. The path is `V` octets wide ([`locate_width`]: `W` up to 8, 8 above):
+//! the read is cut into `V`-octet beats ([`StreamDown`]) and the path's ULPDUs are packed back
+//! into `W`-octet beats ([`StreamUp`]), so at W = 16 to 64 the path costs what `mpa_rx_w8`'s
+//! does, not a second `mpa_rx` of the port's width:
 //!
 //! ```text
 //!  s_axis ─► input register ─► Marker in this beat? FPDUPTR ─► start ─► beyond the last? ─► LutRam (128, arrival order)
@@ -16,8 +19,8 @@
 //!  candidates: chain_seq first, then the LutRam; skip those before the first untried octet
 //!      │ rd_* request [c, e)
 //!      ▼
-//!  s_rd ─► RxVerify (reset at c) ─┬─► ULPDU verdicts ─────────────┬─► loc_*
-//!  (pass 2)                        └─► FPDU ends ─► RegFifo (16) ──┘
+//!  s_rd ─► StreamDown ─► RxVerify (V, reset at c) ─┬─► ULPDU verdicts ─► StreamUp ─┬─► loc_*
+//!  (pass 2)  W -> V                                 └─► FPDU ends ─► RegFifo (16) ──┘   (W)
 //! ```
 //!
 //! - **Header alignment** (B.2; `cfg_aligned` with `cfg_fwd`): when the segment's first octet
@@ -80,13 +83,14 @@
 //! | `al_wait`, `al_valid`, `al_ok` | out, in, in | 1 | the alignment try is over; pulse: its verdict, good when every packet of it verified and decoded (`al_valid` is taken only while `al_wait`) |
 //!
 //! ### Parameters
-//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`; `V` bytes per beat of the verification
+//! path (a divisor of `W`; the tops use [`locate_width`]`(W)`), `BV = 8V`.
 //!
 //! ### Latency and throughput
 //! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. With header
 //! alignment, the alignment try and the wait for its verdict come first. Pass 2: per try, one
-//! cycle to choose, the request, the read at one beat per cycle (as the reader delivers), the
-//! path's latency (`mpa_rx`'s, 23 to 32 cycles measured with its release buffer, less that
+//! cycle to choose, the request, the read at `V` octets per cycle (a beat per `W / V` cycles,
+//! as the reader delivers), the path's latency (`mpa_rx`'s, 23 to 32 cycles measured with its release buffer, less that
 //! buffer's 3) and one or two cycles to finish; two cycles to take a Marker candidate (its
 //! read from the LutRam is registered before the choice; the first after a chain start waits
 //! one cycle more), one for the chain start. Not measured on this block.
@@ -103,8 +107,22 @@ use crate::sideband::{
     RX_ULPDU_USER,
 };
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream_down::StreamDown;
 use crate::stream_skid::StreamSkid;
+use crate::stream_up::StreamUp;
 use rust_hdl::prelude::*;
+
+/// The verification path's width for a port of `w` octets: `w` up to 8, 8 above (RFC 5044's
+/// 10 Gb/s at 156.25 MHz). The path is a whole `mpa_rx` (without its release buffer), about a
+/// third of `rnic_rx`'s logic at W = 64 when built at the port's width; out-of-order tries,
+/// the only traffic through it, then run at 8 octets a cycle at W = 16 to 64.
+pub const fn locate_width(w: usize) -> usize {
+    if w < 8 {
+        w
+    } else {
+        8
+    }
+}
 
 /// Marker candidates kept per segment.
 pub const LOCATE_CANDIDATES: usize = 128;
@@ -114,7 +132,7 @@ pub const LOCATE_CANDIDATES: usize = 128;
 
 /// The FPDU locator; see the module documentation.
 #[derive(LogicBlock)]
-pub struct PlaceLocate<const W: usize, const B: usize> {
+pub struct PlaceLocate<const W: usize, const B: usize, const V: usize, const BV: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high.
@@ -183,7 +201,9 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     pub al_valid: Signal<In, Bit>,
     /// Every packet of the alignment try verified and its header decoded.
     pub al_ok: Signal<In, Bit>,
-    verify: RxVerify<W, B>,
+    rd_down: StreamDown<W, B, V, BV, 1>,
+    verify: RxVerify<V, BV>,
+    up: StreamUp<V, BV, W, B, RX_ULPDU_USER>,
     fwd: StreamSkid<W, B, HDR_IN_USER>,
     placing: DFF<Bit>,
     pkt_v: DFF<Bit>,
@@ -282,7 +302,7 @@ pub struct PlaceLocate<const W: usize, const B: usize> {
     pl_take: Signal<Local, Bit>,
 }
 
-impl<const W: usize, const B: usize> PlaceLocate<W, B> {
+impl<const W: usize, const B: usize, const V: usize, const BV: usize> PlaceLocate<W, B, V, BV> {
     /// Builds the locator; panics if `W` is not 4, 8, 16, 32 or 64 or `B != 8W`.
     pub fn new() -> Self {
         check_stream_params("PlaceLocate", W, B, RX_SEG_USER);
@@ -321,7 +341,9 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
             al_wait: Default::default(),
             al_valid: Default::default(),
             al_ok: Default::default(),
+            rd_down: StreamDown::new(),
             verify: RxVerify::new(),
+            up: StreamUp::new(),
             fwd: StreamSkid::new(),
             placing: Default::default(),
             pkt_v: Default::default(),
@@ -418,13 +440,17 @@ impl<const W: usize, const B: usize> PlaceLocate<W, B> {
     }
 }
 
-impl<const W: usize, const B: usize> Default for PlaceLocate<W, B> {
+impl<const W: usize, const B: usize, const V: usize, const BV: usize> Default
+    for PlaceLocate<W, B, V, BV>
+{
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
+impl<const W: usize, const B: usize, const V: usize, const BV: usize> Logic
+    for PlaceLocate<W, B, V, BV>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -450,6 +476,8 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         self.al_wait.next = (self.state.q.val() == 6) & !self.rst.val();
         self.pkt_v.d.next = false;
         self.verify.clock.next = self.clock.val();
+        self.rd_down.clock.next = self.clock.val();
+        self.up.clock.next = self.clock.val();
         self.cands.clock.next = self.clock.val();
         self.ends.clock.next = self.clock.val();
 
@@ -675,69 +703,84 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         self.verify.cfg_markers.next = self.cfg_markers.val();
         self.verify.cfg_crc.next = self.cfg_crc.val();
         self.verify.cfg_max_ulpdu.next = self.cfg_max_ulpdu.val();
-        // s_rd -> the path: the try's sequence number, FIN on the last beat; once the try is
-        // over the rest of the read is taken and dropped.
-        self.verify.s_axis.data.next = self.s_rd.data.val();
-        self.verify.s_axis.keep.next = self.s_rd.keep.val();
-        self.verify.s_axis.user.next = 0.into();
-        self.verify.s_axis.user.next.set_value_rx_seg_seq(self.c_seq.q.val());
-        self.verify.s_axis.user.next.set_value_rx_seg_fin(self.s_rd.last.val());
-        self.verify.s_axis.last.next = self.s_rd.last.val();
+        // s_rd -> the path, cut to V octets a beat: the try's sequence number, FIN on the last
+        // slice; once the try is over the rest of the read is taken and dropped.
+        self.rd_down.rst.next = self.chain_rst.val();
+        self.rd_down.s_axis.data.next = self.s_rd.data.val();
+        self.rd_down.s_axis.keep.next = self.s_rd.keep.val();
+        self.rd_down.s_axis.user.next = 0.into();
+        self.rd_down.s_axis.last.next = self.s_rd.last.val();
         // (Each of these is its own statement, none writing `s_rd.ready` while reading
         // `s_rd.last`: Verilator then orders them against the reader's block, which writes
         // `last` and reads `ready`, without seeing a loop.)
         self.rd_on.next = (self.state.q.val() == 4) & !self.rst.val();
         self.rd_pass.next = !self.over.q.val() & !self.rd_last.q.val();
         self.s_rd.ready.next = self.rd_on.val()
-            & ((self.rd_pass.val() & self.verify.s_axis.ready.val())
+            & ((self.rd_pass.val() & self.rd_down.s_axis.ready.val())
                 | (!self.rd_pass.val() & !self.rd_last.q.val()));
-        self.verify.s_axis.valid.next =
+        self.rd_down.s_axis.valid.next =
             self.rd_on.val() & self.rd_pass.val() & self.s_rd.valid.val();
+        self.verify.s_axis.data.next = self.rd_down.m_axis.data.val();
+        self.verify.s_axis.keep.next = self.rd_down.m_axis.keep.val();
+        self.verify.s_axis.user.next = 0.into();
+        self.verify.s_axis.user.next.set_value_rx_seg_seq(self.c_seq.q.val());
+        self.verify.s_axis.user.next.set_value_rx_seg_fin(self.rd_down.m_axis.last.val());
+        self.verify.s_axis.last.next = self.rd_down.m_axis.last.val();
+        self.verify.s_axis.valid.next = self.rd_down.m_axis.valid.val();
+        self.rd_down.m_axis.ready.next = self.verify.s_axis.ready.val();
         if self.rd_on.val() & self.s_rd.valid.val() & self.s_rd.last.val() & self.s_rd.ready.val() {
             self.rd_last.d.next = true;
         }
+        // The path's ULPDUs, packed back to W octets a beat.
+        self.up.rst.next = self.chain_rst.val();
+        self.up.s_axis.data.next = self.verify.m_axis.data.val();
+        self.up.s_axis.keep.next = self.verify.m_axis.keep.val();
+        self.up.s_axis.user.next = self.verify.m_axis.user.val();
+        self.up.s_axis.last.next = self.verify.m_axis.last.val();
+        self.up.s_axis.valid.next = self.verify.m_axis.valid.val();
+        self.verify.m_axis.ready.next = self.up.s_axis.ready.val();
         // Each FPDU that left the CRC check without an error: its end, for its verdict.
         self.ends.push.next = self.verify.fpdu_done.val();
         self.ends.push_data.next = self.verify.fpdu_end.val();
         // The verdicts.
-        self.s_err.next = self.verify.m_axis.user.val().get_value_rx_ulpdu_err();
+        self.s_err.next = self.up.m_axis.user.val().get_value_rx_ulpdu_err();
         // A good packet's last beat waits for its end from the CRC check.
         self.hold_last.next =
-            self.verify.m_axis.last.val() & !self.s_err.val() & !self.ends.out_valid.val();
+            self.up.m_axis.last.val() & !self.s_err.val() & !self.ends.out_valid.val();
         // Forwarded: the packets of a try (with cfg_fwd) or of a placement try.
         self.fwd_on.next = (self.state.q.val() == 4)
             & !self.over.q.val()
             & (self.cfg_fwd.val() | self.placing.q.val());
-        self.verify.m_axis.ready.next = true;
+        self.up.m_axis.ready.next = true;
         if (self.state.q.val() == 4) & !self.over.q.val() & self.hold_last.val() {
-            self.verify.m_axis.ready.next = false;
+            self.up.m_axis.ready.next = false;
         }
-        self.fwd.s_axis.data.next = self.verify.m_axis.data.val();
-        self.fwd.s_axis.keep.next = self.verify.m_axis.keep.val();
-        self.fwd.s_axis.last.next = self.verify.m_axis.last.val();
+        self.fwd.s_axis.data.next = self.up.m_axis.data.val();
+        self.fwd.s_axis.keep.next = self.up.m_axis.keep.val();
+        self.fwd.s_axis.last.next = self.up.m_axis.last.val();
         // The ULPDU sideband and the mode above it (PlaceUlpduUser extends RxUlpduUser).
         self.fwd.s_axis.user.next =
-            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.verify.m_axis.user.val());
+            bit_cast::<HDR_IN_USER, RX_ULPDU_USER>(self.up.m_axis.user.val());
         self.fwd.s_axis.user.next.set_value_place_ulpdu_mode(self.c_probe.val());
         if self.placing.q.val() {
             self.fwd.s_axis.user.next.set_value_place_ulpdu_mode(self.c_place.val());
         }
         self.fwd.s_axis.valid.next = false;
         if self.fwd_on.val() {
-            self.fwd.s_axis.valid.next = self.verify.m_axis.valid.val() & !self.hold_last.val();
-            self.verify.m_axis.ready.next = self.fwd.s_axis.ready.val() & !self.hold_last.val();
+            self.fwd.s_axis.valid.next = self.up.m_axis.valid.val() & !self.hold_last.val();
+            self.up.m_axis.ready.next = self.fwd.s_axis.ready.val() & !self.hold_last.val();
         }
         self.out_take.next = (self.state.q.val() == 4)
             & !self.over.q.val()
-            & self.verify.m_axis.valid.val()
-            & self.verify.m_axis.ready.val()
-            & self.verify.m_axis.last.val();
+            & self.up.m_axis.valid.val()
+            & self.up.m_axis.ready.val()
+            & self.up.m_axis.last.val();
         self.end_off.next = self.ends.out_data.val() - self.seg_s.q.val();
         self.ends.out_ready.next = false;
         if self.out_take.val() & self.fwd_on.val() & !self.placing.q.val() {
             self.pkt_v.d.next = true;
             self.pkt_g.d.next = !self.s_err.val();
-            self.pkt_s.d.next = self.verify.m_axis.user.val().get_value_rx_ulpdu_seq();
+            self.pkt_s.d.next = self.up.m_axis.user.val().get_value_rx_ulpdu_seq();
             self.pkt_e.d.next = self.ends.out_data.val();
             self.pkt_sp.d.next = self.al_try.q.val();
             self.al_got.d.next = true;
@@ -748,7 +791,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
             } else {
                 self.ends.out_ready.next = true;
                 self.loc_v.d.next = !self.placing.q.val() & !self.al_try.q.val();
-                self.loc_s.d.next = self.verify.m_axis.user.val().get_value_rx_ulpdu_seq();
+                self.loc_s.d.next = self.up.m_axis.user.val().get_value_rx_ulpdu_seq();
                 self.loc_e.d.next = self.ends.out_data.val();
                 self.last_end.d.next = self.end_off.val();
                 if self.end_off.val() == self.e_off.q.val() {
@@ -760,7 +803,7 @@ impl<const W: usize, const B: usize> Logic for PlaceLocate<W, B> {
         // end of a try.
         if (self.state.q.val() == 4) & self.rd_last.q.val() & !self.over.q.val() {
             self.wd.d.next = self.wd.q.val() + 1;
-            if self.verify.m_axis.valid.val() & self.verify.m_axis.ready.val() {
+            if self.up.m_axis.valid.val() & self.up.m_axis.ready.val() {
                 self.wd.d.next = 0.into();
             }
             if self.wd.q.val() == 4094 {

@@ -99,7 +99,8 @@
 //! `W` bytes per beat (4..64), `B = 8W`, `D` ring word-address bits (the ring holds
 //! `RING = W * 2^D` octets, at least 65536 so that any TCP segment overlapping the edge fits),
 //! `RN` record-table entries (a power of two, 2..=128; the exported tops and every test use
-//! [`RECORD_ENTRIES`] = 16).
+//! [`RECORD_ENTRIES`] = 16), `V` bytes per beat of the locator's verification path with
+//! `BV = 8V` ([`PlaceLocate`]; the tops and tests use `locate_width(W)`).
 //!
 //! ### Latency and throughput
 //! One segment is handled at a time; each costs one cycle to decide its path from its first
@@ -150,7 +151,14 @@ fn many<T: Default>(k: usize) -> Vec<T> {
 
 /// The reassembly front end; see the module documentation.
 #[derive(LogicBlock)]
-pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const RN: usize> {
+pub struct PlaceReassembly<
+    const W: usize,
+    const B: usize,
+    const D: usize,
+    const RN: usize,
+    const V: usize,
+    const BV: usize,
+> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high.
@@ -234,7 +242,7 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     /// Out-of-order FPDUs placed and not yet passed by the edge.
     pub placed_now: Signal<Out, Bits<8>>,
     inp: StreamSkid<W, B, RX_SEG_USER>,
-    loc: PlaceLocate<W, B>,
+    loc: PlaceLocate<W, B, V, BV>,
     rdq: StreamSkid<W, B, RX_SEG_USER>,
     loc_rst: DFF<Bit>,
     located_q: DFF<Bits<32>>,
@@ -498,7 +506,15 @@ pub struct PlaceReassembly<const W: usize, const B: usize, const D: usize, const
     npl: Signal<Local, Bits<8>>,
 }
 
-impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReassembly<W, B, D, RN> {
+impl<
+        const W: usize,
+        const B: usize,
+        const D: usize,
+        const RN: usize,
+        const V: usize,
+        const BV: usize,
+    > PlaceReassembly<W, B, D, RN, V, BV>
+{
     /// Builds the block; panics with a message naming the rule if a parameter is illegal.
     pub fn new() -> Self {
         check_stream_params("PlaceReassembly", W, B, RX_SEG_USER);
@@ -795,16 +811,28 @@ impl<const W: usize, const B: usize, const D: usize, const RN: usize> PlaceReass
     }
 }
 
-impl<const W: usize, const B: usize, const D: usize, const RN: usize> Default
-    for PlaceReassembly<W, B, D, RN>
+impl<
+        const W: usize,
+        const B: usize,
+        const D: usize,
+        const RN: usize,
+        const V: usize,
+        const BV: usize,
+    > Default for PlaceReassembly<W, B, D, RN, V, BV>
 {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const W: usize, const B: usize, const D: usize, const RN: usize> Logic
-    for PlaceReassembly<W, B, D, RN>
+impl<
+        const W: usize,
+        const B: usize,
+        const D: usize,
+        const RN: usize,
+        const V: usize,
+        const BV: usize,
+    > Logic for PlaceReassembly<W, B, D, RN, V, BV>
 {
     #[hdl_gen]
     #[allow(clippy::single_element_loop)]

@@ -48,7 +48,9 @@
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`, `A` release-buffer address bits (`mpa_rx`:
 //! 16 KiB), `SA` STag table index bits with `SN = 2^SA` entries (256), `PA` posted-buffer slot
-//! bits with `PN = 2^PA` slots (`2^(PA-2)` = 64 per queue).
+//! bits with `PN = 2^PA` slots (`2^(PA-2)` = 64 per queue), `RD` reassembly-ring word-address
+//! bits, `V` bytes per beat of the out-of-order locator's verification path with `BV = 8V`
+//! (`locate_width(W)`: `W` up to 8, 8 above; `PlaceLocate`).
 //!
 //! ### Latency and throughput
 //! Measured in `testbench/tests/rnic_rx.rs` and `make bench` (README): `mpa_rx`'s latency plus a
@@ -95,6 +97,8 @@ pub struct RnicRx<
     const PA: usize,
     const PN: usize,
     const RD: usize,
+    const V: usize,
+    const BV: usize,
 > {
     /// Clock (exported as `clk`).
     pub clock: Signal<In, Clock>,
@@ -115,7 +119,7 @@ pub struct RnicRx<
     /// The sequence number of the segment the verdict is for.
     pub vrd_seq: Signal<Out, Bits<32>>,
     regs: PlaceRegs<W, SA, PA>,
-    reasm: PlaceReassembly<W, B, RD, RECORD_ENTRIES>,
+    reasm: PlaceReassembly<W, B, RD, RECORD_ENTRIES, V, BV>,
     mpa: MpaRx<W, B, A>,
     header: PlaceHeader<W, B>,
     check: PlaceCheck<SA, PA>,
@@ -139,7 +143,9 @@ impl<
         const PA: usize,
         const PN: usize,
         const RD: usize,
-    > RnicRx<W, B, A, SA, SN, PA, PN, RD>
+        const V: usize,
+        const BV: usize,
+    > RnicRx<W, B, A, SA, SN, PA, PN, RD, V, BV>
 {
     /// Builds the receive side; panics with a message naming the rule if a parameter is
     /// illegal.
@@ -188,7 +194,9 @@ impl<
         const PA: usize,
         const PN: usize,
         const RD: usize,
-    > Default for RnicRx<W, B, A, SA, SN, PA, PN, RD>
+        const V: usize,
+        const BV: usize,
+    > Default for RnicRx<W, B, A, SA, SN, PA, PN, RD, V, BV>
 {
     fn default() -> Self {
         Self::new()
@@ -204,7 +212,9 @@ impl<
         const PA: usize,
         const PN: usize,
         const RD: usize,
-    > Logic for RnicRx<W, B, A, SA, SN, PA, PN, RD>
+        const V: usize,
+        const BV: usize,
+    > Logic for RnicRx<W, B, A, SA, SN, PA, PN, RD, V, BV>
 {
     #[hdl_gen]
     fn update(&mut self) {
