@@ -21,7 +21,8 @@
 //!
 //! ### Parameters
 //! `W` and `V` octets per beat (`V` divides `W`), `B = 8W`, `BV = 8V`, `U` user bits (checked
-//! in `new`). At `V = W` the block is wires (the select has one input and `idx` stays 0).
+//! in `new`). At `V = W` the block is wires once reset (the select has one input and `idx`
+//! stays 0).
 //!
 //! ### Latency and throughput
 //! Combinational: `m_axis` is `s_axis`'s current slice in the same cycle, and `s_axis.ready`

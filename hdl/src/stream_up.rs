@@ -22,7 +22,13 @@
 //!
 //! ### Parameters
 //! `V` and `W` octets per beat (`V` divides `W`), `BV = 8V`, `B = 8W`, `U` user bits (checked
-//! in `new`). At `V = W` the block is wires (no accumulator is built).
+//! in `new`). At `V = W` the block is wires once reset (no accumulator is built; `idx` stays
+//! 0).
+//!
+//! A null last narrow beat (keep 0) after some of a wide beat's slices is packed with them: the
+//! wide packet then ends with those lanes kept, not with a null beat. (The locator's error
+//! packets end with a null beat after octets that are not a ULPDU; downstream, a packet that
+//! did not verify is not placed and its header result is not used, whatever its shape.)
 //!
 //! ### Latency and throughput
 //! Combinational from the final narrow beat (`valid` does not depend on `ready`); one narrow
@@ -136,6 +142,11 @@ impl<const V: usize, const BV: usize, const W: usize, const B: usize, const U: u
                 self.acc_data.d.next = 0.into();
                 self.acc_keep.d.next = 0.into();
             }
+        }
+        // Outside the loop: at V = W too, `idx` (then never advanced) must leave reset at 0,
+        // whatever value it powered up with, or `fin` would hold back every beat but a last.
+        if self.rst.val() {
+            self.idx.d.next = 0.into();
         }
     }
 }

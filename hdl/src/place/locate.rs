@@ -90,10 +90,11 @@
 //! Pass 1: one beat per cycle (a three-stage pipeline), then four cycles. With header
 //! alignment, the alignment try and the wait for its verdict come first. Pass 2: per try, one
 //! cycle to choose, the request, the read at `V` octets per cycle (a beat per `W / V` cycles,
-//! as the reader delivers), the path's latency (`mpa_rx`'s, 23 to 32 cycles measured with its release buffer, less that
-//! buffer's 3) and one or two cycles to finish; two cycles to take a Marker candidate (its
-//! read from the LutRam is registered before the choice; the first after a chain start waits
-//! one cycle more), one for the chain start. Not measured on this block.
+//! as the reader delivers), the path's latency (`mpa_rx`'s at width `V`, 23 to 32 cycles
+//! measured at W = 4 to 64 with its release buffer, less that buffer's 3) and one or two
+//! cycles to finish; two cycles to take a Marker candidate (its read from the LutRam is
+//! registered before the choice; the first after a chain start waits one cycle more), one for
+//! the chain start. Not measured on this block.
 //!
 //! ### Reset
 //! `rst` empties everything; the next beat of `s_axis` starts a segment.
@@ -799,7 +800,8 @@ impl<const W: usize, const B: usize, const V: usize, const BV: usize> Logic
                 }
             }
         }
-        // The watchdog (cycles without a beat out of the path once the read is in), and the
+        // The watchdog (cycles without a packed W-octet beat out of the path once the read is in;
+        // at most W / V - 1 between two while the path delivers), and the
         // end of a try.
         if (self.state.q.val() == 4) & self.rd_last.q.val() & !self.over.q.val() {
             self.wd.d.next = self.wd.q.val() + 1;
