@@ -113,10 +113,10 @@ use crate::stream_skid::StreamSkid;
 use crate::stream_up::StreamUp;
 use rust_hdl::prelude::*;
 
-/// The verification path's width for a port of `w` octets: `w` up to 8, 8 above (RFC 5044's
-/// 10 Gb/s at 156.25 MHz). The path is a whole `mpa_rx` (without its release buffer), about a
-/// third of `rnic_rx`'s logic at W = 64 when built at the port's width; out-of-order tries,
-/// the only traffic through it, then run at 8 octets a cycle at W = 16 to 64.
+/// The verification path's width for a port of `w` octets: `w` up to 8, 8 above (a 10 GbE
+/// port's rate at 156.25 MHz). The path is a whole `mpa_rx` (without its release buffer),
+/// about a third of `rnic_rx`'s logic at W = 64 when built at the port's width; out-of-order
+/// tries, the only traffic through it, then run at 8 octets a cycle at W = 16 to 64.
 pub const fn locate_width(w: usize) -> usize {
     if w < 8 {
         w
@@ -304,7 +304,8 @@ pub struct PlaceLocate<const W: usize, const B: usize, const V: usize, const BV:
 }
 
 impl<const W: usize, const B: usize, const V: usize, const BV: usize> PlaceLocate<W, B, V, BV> {
-    /// Builds the locator; panics if `W` is not 4, 8, 16, 32 or 64 or `B != 8W`.
+    /// Builds the locator; panics if `W` is not 4, 8, 16, 32 or 64, `B != 8W`, or `V` does not
+    /// divide `W` or `BV != 8V`.
     pub fn new() -> Self {
         check_stream_params("PlaceLocate", W, B, RX_SEG_USER);
         Self {
