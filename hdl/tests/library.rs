@@ -227,12 +227,12 @@ mod stream_down_up {
         let mut narrow: Vec<(Beat, u8)> = Vec::new();
         let mut wide: Vec<(Beat, u8)> = Vec::new();
         let mut sent = 0;
-        let (mut offer, mut pull) = (false, false);
+        let mut offer = false;
         for cyc in 0..40 * beats.len() * (W / V) {
             let rst = cyc < 2;
             // A beat once offered stays offered until it is taken.
             offer = (offer || next() % 3 != 0) && sent < beats.len();
-            pull = next() % 4 != 0;
+            let pull = next() % 4 != 0;
             if sent < beats.len() {
                 let ((bytes, k, last), user) = &beats[sent];
                 down.s_axis.data.next = from_octets::<B>(bytes);
