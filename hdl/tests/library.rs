@@ -308,6 +308,9 @@ mod stream_down_up {
         round_trip::<16, 128, 8, 64>(3);
         round_trip::<16, 128, 4, 32>(4);
         round_trip::<64, 512, 8, 64>(5);
+        // The pairs the tops build (locate_width): 4 / 4, 32 / 8 (8 / 8, 16 / 8, 64 / 8 above).
+        round_trip::<4, 32, 4, 32>(6);
+        round_trip::<32, 256, 8, 64>(7);
     }
 }
 
