@@ -8,7 +8,7 @@ use std::path::Path;
 macro_rules! engines {
     ($dir:expr, $($w:literal / $b:literal),*) => {$(
         for g in [2usize, 4] {
-            let mut e = CrcEngine::<$w, $b>::with_options(&golden::crc::CRC32C, EngineOptions { group_bytes: g });
+            let mut e = CrcEngine::<$w, $b>::with_options(&golden::crc::CRC32C, EngineOptions { group_bytes: g, resumable: false });
             let name = format!("crc_engine_w{}_g{}", $w, g);
             let top = export_block(&name, &mut e, "CrcEngine alone (CRC32c), for synthesis measurements").unwrap();
             std::fs::write($dir.join(format!("{name}.v")), top.verilog).unwrap();

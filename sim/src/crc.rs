@@ -14,6 +14,7 @@ use crate::verilator::VerilatorSim;
 use crate::CycleSim;
 use crate::Engine;
 use golden::crc::CrcDef;
+use hdl::crc::engine::EngineOptions;
 use hdl::crc::{CrcCalc, CrcEngine};
 use hdl::export::{crc_calc_spec, export_block};
 use hdl::with_width;
@@ -56,6 +57,9 @@ impl<const W: usize, const B: usize> DirectTop for CrcEngine<W, B> {
             "last" => Binding::Input(|t, v| t.last.next = from_words(v)),
             "data" => Binding::Input(|t, v| t.data.next = from_words(v)),
             "keep" => Binding::Input(|t, v| t.keep.next = from_words(v)),
+            // Only an engine built resumable has these ports.
+            "resume$0" => Binding::Input(|t, v| t.resume[0].next = from_words(v)),
+            "init$0" => Binding::Input(|t, v| t.init[0].next = from_words(v)),
             "crc_valid" => Binding::Output(|t, o| to_words(t.crc_valid.val(), o)),
             "crc" => Binding::Output(|t, o| to_words(t.crc.val(), o)),
             "crc_bad" => Binding::Output(|t, o| to_words(t.crc_bad.val(), o)),
@@ -69,20 +73,35 @@ impl<const W: usize, const B: usize> DirectTop for CrcEngine<W, B> {
 }
 
 /// The bare engine ([`CrcEngine`], strobe interface, ports `clk`, `rst`, `strobe`, `start`,
-/// `last`, `data`, `keep`, `crc_valid`, `crc`, `crc_bad`) on either engine, for tests of the
-/// interface later blocks use directly.
+/// `last`, `data`, `keep`, `crc_valid`, `crc`, `crc_bad`) on either engine, built as the
+/// transmit and receive blocks build it (without the resume logic), for tests of the interface
+/// later blocks use directly.
 pub fn bare_engine(
     engine: Engine,
     def: &CrcDef,
     width: usize,
 ) -> Result<Box<dyn CycleSim>, String> {
+    bare_engine_with(engine, def, width, false)
+}
+
+/// [`bare_engine`], with the resume logic and its ports `resume_0`, `init_0` built when
+/// `resumable` ([`EngineOptions::resumable`]).
+pub fn bare_engine_with(
+    engine: Engine,
+    def: &CrcDef,
+    width: usize,
+    resumable: bool,
+) -> Result<Box<dyn CycleSim>, String> {
     crc_calc_spec(*def, width)?;
+    let opts = EngineOptions { resumable, ..EngineOptions::for_width(width) };
     with_width!(width, |W, B| match engine {
         Engine::RustHdl =>
-            Ok(Box::new(RustHdlSim::new(CrcEngine::<W, B>::new(def))?) as Box<dyn CycleSim>),
+            Ok(Box::new(RustHdlSim::new(CrcEngine::<W, B>::with_options(def, opts))?)
+                as Box<dyn CycleSim>),
         Engine::Verilator => {
-            let mut e = CrcEngine::<W, B>::new(def);
-            let name = format!("crc_engine_{}_w{W}", def.name);
+            let mut e = CrcEngine::<W, B>::with_options(def, opts);
+            let kind = if resumable { "_resumable" } else { "" };
+            let name = format!("crc_engine{kind}_{}_w{W}", def.name);
             let top = export_block(&name, &mut e, "CrcEngine alone (testbench use)")?;
             Ok(Box::new(VerilatorSim::build(&top)?) as Box<dyn CycleSim>)
         }

@@ -1,13 +1,15 @@
 //! The bare engine (`hdl::crc::CrcEngine`, the strobe interface MPA's transmit and receive
 //! blocks use) on both engines: `start` restarts a message, gaps between strobes change nothing,
 //! results come exactly `latency()` cycles after the last beat, back to back, and reset drops
-//! what is in flight.
+//! what is in flight. Built resumable, messages cut into pieces of several connections,
+//! interleaved, each piece resumed from the CRC value the engine gave for the one before
+//! (RFC 5044 B.2's stored partial CRC), give the golden CRC of everything so far.
 
 use golden::crc::CRC32C;
 use hdl::crc::CrcEngine;
 use hdl::stream::keep_for;
 use hdl::with_width;
-use sim::crc::bare_engine;
+use sim::crc::{bare_engine, bare_engine_with};
 use sim::Engine;
 use sim::{words_for, words_from_bytes, CycleSim};
 use testbench::*;
@@ -160,6 +162,48 @@ fn reset_drops_messages_in_flight(engine: Engine, w: usize) {
     );
 }
 
+macro_rules! resume_tests {
+    ($name:ident, $w:expr, $engine:expr) => {
+        mod $name {
+            #[test]
+            fn interleaved_pieces_resumed_from_stored_crcs_give_the_crc_so_far() {
+                super::resumed_pieces($engine, $w, &golden::crc::CRC32C);
+            }
+        }
+    };
+}
+
+resume_tests!(crc_engine_resume_w4_rusthdl, 4, sim::Engine::RustHdl);
+resume_tests!(crc_engine_resume_w8_rusthdl, 8, sim::Engine::RustHdl);
+resume_tests!(crc_engine_resume_w16_rusthdl, 16, sim::Engine::RustHdl);
+resume_tests!(crc_engine_resume_w32_rusthdl, 32, sim::Engine::RustHdl);
+resume_tests!(crc_engine_resume_w64_rusthdl, 64, sim::Engine::RustHdl);
+resume_tests!(crc_engine_resume_w4_verilator, 4, sim::Engine::Verilator);
+resume_tests!(crc_engine_resume_w8_verilator, 8, sim::Engine::Verilator);
+resume_tests!(crc_engine_resume_w16_verilator, 16, sim::Engine::Verilator);
+resume_tests!(crc_engine_resume_w32_verilator, 32, sim::Engine::Verilator);
+resume_tests!(crc_engine_resume_w64_verilator, 64, sim::Engine::Verilator);
+
+/// The other CRC definitions resume too (their matrices differ; the logic is the same).
+#[test]
+fn crc_engine_resume_w8_rusthdl_ethernet_and_williams() {
+    resumed_pieces(Engine::RustHdl, 8, &golden::crc::CRC32_ETHERNET);
+    resumed_pieces(Engine::RustHdl, 8, &golden::crc::CRC32_WILLIAMS);
+}
+
+/// Built as `mpa_tx` and `mpa_rx` build it, the engine has no resume ports (so their Verilog
+/// did not change when resuming was added); built resumable, it has both.
+#[test]
+fn crc_engine_has_resume_ports_only_when_built_resumable() {
+    for resumable in [false, true] {
+        let sim = bare_engine_with(Engine::RustHdl, &CRC32C, 8, resumable).unwrap();
+        let names: Vec<&str> = sim.ports().iter().map(|p| p.name.as_str()).collect();
+        for port in ["resume_0", "init_0"] {
+            assert_eq!(names.contains(&port), resumable, "resumable={resumable}: {names:?}");
+        }
+    }
+}
+
 macro_rules! bare_tests {
     ($name:ident, $w:expr, $engine:expr) => {
         mod $name {
@@ -185,15 +229,148 @@ bare_tests!(crc_engine_w64_rusthdl, 64, sim::Engine::RustHdl);
 bare_tests!(crc_engine_w8_verilator, 8, sim::Engine::Verilator);
 bare_tests!(crc_engine_w64_verilator, 64, sim::Engine::Verilator);
 
-/// Random strobe-level traffic (gaps, `start` anywhere, null and partial last beats, resets)
-/// on the rust-hdl model and the exported Verilog in lock step: every output equal every cycle.
-fn bare_lockstep(w: usize) {
+/// Messages of several connections, each cut at random points into pieces (empty ones too,
+/// half of them followed by their own CRC), sent as separate engine messages, interleaved
+/// between the connections, with random gaps between beats and between pieces. The test keeps
+/// each connection's context (the CRC value the engine gave for its last piece) and sends the
+/// next piece with `resume` and that value once the result is out. Every piece's result must be
+/// the golden CRC and bad flag of its connection's octets so far, at the documented latency.
+/// `resume` also rides (with a random `init`) on beats that are not first, where it must be
+/// ignored; a first piece is sent either plainly or resumed from the empty message's CRC.
+fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
+    use rand::seq::SliceRandom;
     use rand::Rng;
-    let mut a = bare_engine(Engine::RustHdl, &CRC32C, w).unwrap();
-    let mut b = bare_engine(Engine::Verilator, &CRC32C, w).unwrap();
+    let mut r = rng(0x4E5B + w as u64);
+    let mut sim = bare_engine_with(engine, def, w, true).unwrap();
+    let names = [
+        "rst",
+        "strobe",
+        "start",
+        "last",
+        "data",
+        "keep",
+        "resume_0",
+        "init_0",
+        "crc_valid",
+        "crc",
+        "crc_bad",
+    ];
+    let p = names.map(|n| sim.port(n).unwrap());
+    sim.reset(2).unwrap();
+    let mut words = vec![0u64; words_for(8 * w)];
+    // Per connection: its octets, its cut points (piece k is cuts[k]..cuts[k + 1]), the next
+    // piece, and the CRC value so far (the context record).
+    struct Conn {
+        text: Vec<u8>,
+        cuts: Vec<usize>,
+        next: usize,
+        crc: Option<u32>,
+        waiting: bool,
+    }
+    let mut conns: Vec<Conn> = (0..12)
+        .map(|i| {
+            let len = r.gen_range(0..=5 * w + 3);
+            let mut text: Vec<u8> = (0..len).map(|_| r.gen()).collect();
+            if i % 2 == 0 {
+                let c = golden_crc(def, &text);
+                text.extend(def.wire_bytes(c));
+            }
+            let mut cuts: Vec<usize> =
+                (0..r.gen_range(1..=5)).map(|_| r.gen_range(0..=text.len())).collect();
+            cuts.push(0);
+            cuts.push(text.len());
+            cuts.sort();
+            Conn { text, cuts, next: 0, crc: None, waiting: false }
+        })
+        .collect();
+    let pieces: usize = conns.iter().map(|c| c.cuts.len() - 1).sum();
+    // Pieces sent and not yet answered, in order: (connection, cycle of the last beat).
+    let mut owed: std::collections::VecDeque<(usize, u64)> = Default::default();
+    // The beats of the piece being sent: (start, last, bytes, resume, init).
+    let mut sending: std::collections::VecDeque<(bool, bool, Vec<u8>, bool, u32)> =
+        Default::default();
+    let mut sending_conn = 0;
+    let mut done = 0;
+    let mut resumed = 0;
+    let mut cycle = 0u64;
+    while done < pieces {
+        assert!(cycle < 100_000, "{engine} W={w}: stuck with {done} of {pieces} pieces");
+        if sending.is_empty() && r.gen_bool(0.7) {
+            let ready: Vec<usize> = (0..conns.len())
+                .filter(|&i| !conns[i].waiting && conns[i].next + 1 < conns[i].cuts.len())
+                .collect();
+            if let Some(&i) = ready.choose(&mut r) {
+                let c = &mut conns[i];
+                let piece = c.text[c.cuts[c.next]..c.cuts[c.next + 1]].to_vec();
+                let (resume, init) = match c.crc {
+                    Some(v) => {
+                        resumed += 1;
+                        (true, v)
+                    }
+                    None if r.gen_bool(0.5) => (true, golden_crc(def, &[])),
+                    None => (false, r.gen()),
+                };
+                let bs = beats(&piece, w);
+                let n = bs.len();
+                let explicit_start = r.gen_bool(0.5);
+                for (k, d) in bs.into_iter().enumerate() {
+                    let (res, ini) = if k == 0 { (resume, init) } else { (r.gen(), r.gen()) };
+                    sending.push_back((k == 0 && explicit_start, k + 1 == n, d, res, ini));
+                }
+                c.waiting = true;
+                sending_conn = i;
+            }
+        }
+        let beat = if !sending.is_empty() && r.gen_bool(0.8) { sending.pop_front() } else { None };
+        let strobe = beat.is_some();
+        let (start, last, bytes, resume, init) =
+            beat.unwrap_or((r.gen(), r.gen(), vec![0xA5; w], r.gen(), r.gen()));
+        words_from_bytes(&bytes, &mut words);
+        sim.set(p[4], &words);
+        sim.set_u64(p[5], keep_for(if strobe { bytes.len() } else { w }));
+        sim.set_u64(p[1], strobe as u64);
+        sim.set_u64(p[2], start as u64);
+        sim.set_u64(p[3], last as u64);
+        sim.set_u64(p[6], resume as u64);
+        sim.set_u64(p[7], init as u64);
+        sim.set_u64(p[0], 0);
+        sim.eval();
+        if strobe && last {
+            owed.push_back((sending_conn, cycle));
+        }
+        if sim.get_u64(p[8]) & 1 != 0 {
+            let (i, at) = owed.pop_front().expect("a result nobody is owed");
+            let c = &mut conns[i];
+            let so_far = &c.text[..c.cuts[c.next + 1]];
+            let (crc, bad) = (sim.get_u64(p[9]) as u32, sim.get_u64(p[10]) & 1 != 0);
+            let what = format!("{engine} W={w} {}: connection {i} piece {}", def.name, c.next);
+            assert_eq!(crc, golden_crc(def, so_far), "{what}");
+            assert_eq!(bad, golden_bad(def, so_far), "{what}: bad flag");
+            assert_eq!((cycle - at) as usize, latency(w), "{what}: latency");
+            c.crc = Some(crc);
+            c.next += 1;
+            c.waiting = false;
+            done += 1;
+        }
+        sim.tick();
+        cycle += 1;
+    }
+    assert!(owed.is_empty(), "{engine} W={w}: results missing");
+    assert!(pieces >= 30 && resumed >= 18, "{engine} W={w}: {pieces} pieces, {resumed} resumed");
+}
+
+/// Random strobe-level traffic (gaps, `start` anywhere, null and partial last beats, resets,
+/// `resume` with random `init`) on the rust-hdl model and the exported Verilog in lock step:
+/// every output equal every cycle; built with and without the resume logic.
+fn bare_lockstep(w: usize, resumable: bool) {
+    use rand::Rng;
+    let mut a = bare_engine_with(Engine::RustHdl, &CRC32C, w, resumable).unwrap();
+    let mut b = bare_engine_with(Engine::Verilator, &CRC32C, w, resumable).unwrap();
     let mut both = sim::lockstep::Lockstep::new(a.as_mut(), b.as_mut()).unwrap();
     let names = ["rst", "strobe", "start", "last", "data", "keep"];
     let p = names.map(|n| both.port(n).unwrap());
+    let resume = ["resume_0", "init_0"].map(|n| both.port(n).ok());
+    assert_eq!(resume.iter().all(|p| p.is_some()), resumable, "W={w}: resume ports");
     both.reset(2).unwrap();
     let mut r = rng(0xB10C + w as u64);
     let mut words = vec![0u64; words_for(8 * w)];
@@ -210,6 +387,10 @@ fn bare_lockstep(w: usize) {
         both.set_u64(p[2], r.gen_bool(0.05) as u64);
         both.set_u64(p[3], last as u64);
         both.set_u64(p[0], r.gen_bool(0.002) as u64);
+        if let [Some(q), Some(i)] = resume {
+            both.set_u64(q, r.gen_bool(0.5) as u64);
+            both.set_u64(i, r.gen::<u32>() as u64);
+        }
         both.eval();
         results += both.get_u64(both.port("crc_valid").unwrap());
         both.tick();
@@ -220,12 +401,22 @@ fn bare_lockstep(w: usize) {
 
 #[test]
 fn crc_engine_w8_rusthdl_and_verilator_agree_on_random_strobes_starts_and_resets() {
-    bare_lockstep(8);
+    bare_lockstep(8, false);
+}
+
+#[test]
+fn crc_engine_resumable_w8_rusthdl_and_verilator_agree_on_random_strobes_and_resumes() {
+    bare_lockstep(8, true);
+}
+
+#[test]
+fn crc_engine_resumable_w64_rusthdl_and_verilator_agree_on_random_strobes_and_resumes() {
+    bare_lockstep(64, true);
 }
 
 #[test]
 fn crc_engine_w64_rusthdl_and_verilator_agree_on_random_strobes_starts_and_resets() {
-    bare_lockstep(64);
+    bare_lockstep(64, false);
 }
 
 /// VCD on request: the rust-hdl engine writes every signal of the hierarchy, clock edge by edge.

@@ -27,6 +27,6 @@ fn stream_source_with_no_user_bits_is_refused() {
 fn crc_engine_with_group_of_3_bytes_is_refused() {
     let _ = CrcEngine::<8, 64>::with_options(
         &CRC32C,
-        hdl::crc::engine::EngineOptions { group_bytes: 3 },
+        hdl::crc::engine::EngineOptions { group_bytes: 3, resumable: false },
     );
 }

@@ -22,14 +22,29 @@
 //! | `last` | in | 1 | with `strobe`: the beat ends the message |
 //! | `data` | in | 8W | lane 0 (bits 7:0) first on the wire |
 //! | `keep` | in | W | contiguous from lane 0; all W lanes except on a `last` beat, which may have 0..=W (0: a null beat that only ends the message; alone, it is the empty message) |
+//! | `resume_0` | in | 1 | only in an engine built [`EngineOptions::resumable`]; with a first beat (`start`, or the first beat after a `last` beat or reset): the message continues one whose CRC value so far is `init_0`; ignored on other beats |
+//! | `init_0` | in | 32 | only when resumable; with `resume_0`: that CRC value, as `crc` gave it for the message so far |
 //! | `crc_valid` | out | 1 | one-cycle strobe per message, [`CrcEngine::latency`] cycles after its `last` beat |
-//! | `crc` | out | 32 | the message's CRC value (after the final xor; MPA sends it LSB first) |
-//! | `crc_bad` | out | 1 | the message did not end with its own correct CRC (register != residue) |
+//! | `crc` | out | 32 | the message's CRC value (after the final xor; MPA sends it LSB first); for a resumed message, that of the whole so far |
+//! | `crc_bad` | out | 1 | the message did not end with its own correct CRC (register != residue); for a resumed message, the whole so far |
 //!
 //! ### Parameters
 //! `W` bytes per beat: 4, 8, 16, 32 or 64; `B = 8*W` (checked in [`CrcEngine::new`]); the CRC
 //! definition (any 32-bit [`CrcDef`]); the R1 group size ([`EngineOptions::group_bytes`], 2 or 4,
 //! chosen per W by [`EngineOptions::for_width`] from measurements).
+//!
+//! ### Resuming (RFC 5044 Appendix B.2)
+//! B.2's flow-through receiver keeps "the partial CRC" per connection, not the octets: a
+//! message cut into pieces (an FPDU's octets spread over TCP segments, with other connections'
+//! pieces between them) gives, for each piece sent with `resume` and `init` = the previous
+//! piece's `crc`, the CRC value of everything so far; the last piece's `crc_bad` is the whole
+//! FPDU's residue check. The value is the CRC itself, so a context record stores the 32 bits
+//! `crc` gave and hands them back. Built only with [`EngineOptions::resumable`] (`R0` registers
+//! `init`, `R1` applies the two resume matrices of [`super::matrices`] in balanced halves,
+//! `R2` uses them in place of the first-beat constant): the latency is unchanged. The two inputs
+//! are one-entry vectors (`resume$0`, `init$0` in rust-hdl) so that an engine built without
+//! them has neither port nor logic: its Verilog is what it was before resuming existed, so the
+//! transmit and receive paths that build it that way were not placed again.
 //!
 //! ### Latency and throughput
 //! `crc_valid` rises `2*log2(W) + 6` cycles after the cycle in which a message's last beat is
@@ -85,12 +100,19 @@ fn regs<T: Default>(n: usize) -> Vec<T> {
 pub struct EngineOptions {
     /// Bytes per R1 group partial: 2 (at most 16 inputs per XOR) or 4 (half as many registers).
     pub group_bytes: usize,
+    /// Build the `resume` / `init` inputs' logic (a message may continue from a stored CRC).
+    pub resumable: bool,
 }
 
 impl EngineOptions {
     /// The measured best choice for a width (see the README's synthesis table).
     pub fn for_width(w: usize) -> Self {
-        EngineOptions { group_bytes: if w <= 32 { 2 } else { 4 } }
+        EngineOptions { group_bytes: if w <= 32 { 2 } else { 4 }, resumable: false }
+    }
+
+    /// [`EngineOptions::for_width`] with the resume logic built.
+    pub fn resumable_for_width(w: usize) -> Self {
+        EngineOptions { resumable: true, ..Self::for_width(w) }
     }
 }
 
@@ -111,6 +133,11 @@ pub struct CrcEngine<const W: usize, const B: usize> {
     pub data: Signal<In, Bits<B>>,
     /// Byte enables, contiguous from lane 0.
     pub keep: Signal<In, Bits<W>>,
+    /// With a first beat: the message continues one whose CRC value so far is `init`
+    /// (one entry when built resumable, none otherwise).
+    pub resume: Vec<Signal<In, Bit>>,
+    /// The CRC value so far of the message `resume` continues (likewise).
+    pub init: Vec<Signal<In, Bits<32>>>,
     /// One-cycle strobe: `crc` and `crc_bad` hold a message's result.
     pub crc_valid: Signal<Out, Bit>,
     /// CRC value of the message.
@@ -134,6 +161,16 @@ pub struct CrcEngine<const W: usize, const B: usize> {
     v1: DFF<Bit>,
     f1: DFF<Bit>,
     l1: DFF<Bit>,
+    // Resuming (one entry each when resumable, none otherwise): R0 `resume` and `init ^
+    // xorout`; R1 `resume` and the two resume products in balanced halves (the non-null first
+    // beat's `ra ^ rb`, the null one's `na ^ nb`).
+    q0: Vec<DFF<Bit>>,
+    x0: Vec<DFF<Bits<32>>>,
+    q1: Vec<DFF<Bit>>,
+    ra1: Vec<DFF<Bits<32>>>,
+    rb1: Vec<DFF<Bits<32>>>,
+    na1: Vec<DFF<Bits<32>>>,
+    nb1: Vec<DFF<Bits<32>>>,
     // R2: the beat's contribution and pad count.
     c2: DFF<Bits<32>>,
     s2: DFF<Bits<8>>,
@@ -169,6 +206,11 @@ pub struct CrcEngine<const W: usize, const B: usize> {
     m_loop: Vec<Constant<Bits<32>>>,
     m_first: Constant<Bits<32>>,
     m_first_null: Constant<Bits<32>>,
+    // The resume matrices' balanced halves (empty unless resumable).
+    m_res_a: Vec<Constant<Bits<32>>>,
+    m_res_b: Vec<Constant<Bits<32>>>,
+    m_resn_a: Vec<Constant<Bits<32>>>,
+    m_resn_b: Vec<Constant<Bits<32>>>,
     // Pad count when lane i is the last lane kept (W-1-i).
     m_pad: Vec<Constant<Bits<8>>>,
     // Barrel stage b, column j, two halves that sum to the stage's matrix: [b*32 + j].
@@ -225,6 +267,7 @@ impl<const W: usize, const B: usize> CrcEngine<W, B> {
 
     fn from_matrices(m: &EngineMatrices, opts: EngineOptions) -> Self {
         let stages = m.unshift.len();
+        let nr = opts.resumable as usize;
         let c32 = |v: u32| Constant::new(Bits::<32>::from(v as u64));
         let c8 = |v: usize| Constant::new(Bits::<8>::from(v as u64));
         let cols = |mat: &[u32]| mat.iter().map(|&c| c32(c)).collect::<Vec<_>>();
@@ -236,6 +279,8 @@ impl<const W: usize, const B: usize> CrcEngine<W, B> {
             last: Default::default(),
             data: Default::default(),
             keep: Default::default(),
+            resume: regs(nr),
+            init: regs(nr),
             crc_valid: Default::default(),
             crc: Default::default(),
             crc_bad: Default::default(),
@@ -252,6 +297,13 @@ impl<const W: usize, const B: usize> CrcEngine<W, B> {
             v1: Default::default(),
             f1: Default::default(),
             l1: Default::default(),
+            q0: regs(nr),
+            x0: regs(nr),
+            q1: regs(nr),
+            ra1: regs(nr),
+            rb1: regs(nr),
+            na1: regs(nr),
+            nb1: regs(nr),
             c2: Default::default(),
             s2: Default::default(),
             n2: Default::default(),
@@ -280,6 +332,10 @@ impl<const W: usize, const B: usize> CrcEngine<W, B> {
             m_loop: cols(&m.loop_matrix),
             m_first: c32(m.first),
             m_first_null: c32(m.first_null),
+            m_res_a: if opts.resumable { cols(&split_balanced(&m.resume).0) } else { vec![] },
+            m_res_b: if opts.resumable { cols(&split_balanced(&m.resume).1) } else { vec![] },
+            m_resn_a: if opts.resumable { cols(&split_balanced(&m.resume_null).0) } else { vec![] },
+            m_resn_b: if opts.resumable { cols(&split_balanced(&m.resume_null).1) } else { vec![] },
             m_pad: (0..W - 1).map(|i| c8(W - 1 - i)).collect(),
             m_una: m.unshift.iter().flat_map(|u| cols(&split_balanced(u).0)).collect(),
             m_unb: m.unshift.iter().flat_map(|u| cols(&split_balanced(u).1)).collect(),
@@ -350,6 +406,40 @@ impl<const W: usize, const B: usize> Logic for CrcEngine<W, B> {
         if self.strobe.val() {
             self.fresh.d.next = self.last.val();
         }
+        // R0/R1 of a resumed message: `init` as the register value it stands for (before F^-1,
+        // folded into the matrices), then the two resume products, each in two halves.
+        for k in 0..self.q0.len() {
+            self.q0[k].clock.next = self.clock.val();
+            self.x0[k].clock.next = self.clock.val();
+            self.q1[k].clock.next = self.clock.val();
+            self.ra1[k].clock.next = self.clock.val();
+            self.rb1[k].clock.next = self.clock.val();
+            self.na1[k].clock.next = self.clock.val();
+            self.nb1[k].clock.next = self.clock.val();
+            self.q0[k].d.next = self.resume[k].val();
+            self.x0[k].d.next = self.init[k].val() ^ self.m_xorout.val();
+            self.q1[k].d.next = self.q0[k].q.val();
+            self.acc32.next = 0.into();
+            self.acc32b.next = 0.into();
+            for j in 0..32 {
+                if self.x0[k].q.val().get_bit(j) {
+                    self.acc32.next = self.acc32.val() ^ self.m_res_a[j].val();
+                    self.acc32b.next = self.acc32b.val() ^ self.m_res_b[j].val();
+                }
+            }
+            self.ra1[k].d.next = self.acc32.val();
+            self.rb1[k].d.next = self.acc32b.val();
+            self.acc32.next = 0.into();
+            self.acc32b.next = 0.into();
+            for j in 0..32 {
+                if self.x0[k].q.val().get_bit(j) {
+                    self.acc32.next = self.acc32.val() ^ self.m_resn_a[j].val();
+                    self.acc32b.next = self.acc32b.val() ^ self.m_resn_b[j].val();
+                }
+            }
+            self.na1[k].d.next = self.acc32.val();
+            self.nb1[k].d.next = self.acc32b.val();
+        }
         // R1: group partials (the XOR of the T^-1 D_W columns whose data bit is set).
         for g in 0..self.p2.len() {
             self.acc32.next = 0.into();
@@ -398,6 +488,20 @@ impl<const W: usize, const B: usize> Logic for CrcEngine<W, B> {
                 self.acc32.next = self.m_first_null.val();
             } else {
                 self.acc32.next = self.acc32.val() ^ self.m_first.val();
+            }
+        }
+        // A resumed first beat: the resume products in place of the constants (m_first is
+        // XORed out again, a constant).
+        for k in 0..self.q1.len() {
+            if self.f1.q.val() & self.q1[k].q.val() {
+                if self.n1.q.val() {
+                    self.acc32.next = self.na1[k].q.val() ^ self.nb1[k].q.val();
+                } else {
+                    self.acc32.next = self.acc32.val()
+                        ^ self.m_first.val()
+                        ^ self.ra1[k].q.val()
+                        ^ self.rb1[k].q.val();
+                }
             }
         }
         self.c2.d.next = self.acc32.val();

@@ -25,6 +25,13 @@
 //! (`finalize * T`), and the residue check compares against `T^-1 residue`. A null last beat
 //! (keep = 0) does not advance the loop at all (pad 0); a null first beat (the empty message)
 //! loads `T^-1 init`.
+//!
+//! Resuming (RFC 5044 Appendix B.2's flow-through receiver: store the partial CRC per
+//! connection, not the data): a message that continues one whose CRC value so far is `c` starts
+//! from the register `R0 = F^-1 (c ^ xorout)`, with `F` the linear part of `finalize` (the
+//! identity, or a bit reversal when only one of `refin` / `refout` is set). Its first beat then
+//! adds `T^-1 S_W F^-1 (c ^ xorout)` in place of the first-beat constant, and a null first beat
+//! loads `T^-1 F^-1 (c ^ xorout)`: two more constant matrices, applied to a 32-bit input.
 
 use golden::crc::CrcDef;
 
@@ -121,6 +128,11 @@ pub struct EngineMatrices {
     pub first: u32,
     /// `T^-1 init`: the register of an empty message (a null first beat).
     pub first_null: u32,
+    /// `T^-1 S_W F^-1`: applied to `c ^ xorout`, what the first beat of a message resumed from
+    /// the CRC value `c` adds in place of `first`.
+    pub resume: Mat32,
+    /// `T^-1 F^-1`: applied to `c ^ xorout`, the register of a resumed empty message.
+    pub resume_null: Mat32,
     /// Un-shift barrel stage `b` (b = 0..log2(W)): `T^-1 S_(2^b)^-1 T`, applied when bit `b` of
     /// the pad count is set.
     pub unshift: Vec<Mat32>,
@@ -159,6 +171,8 @@ pub fn derive(def: &CrcDef, w: usize) -> EngineMatrices {
     for (j, c) in finalize.iter_mut().enumerate() {
         *c = def.finalize(1 << j) ^ zero;
     }
+    let finalize_inv =
+        inverse(&finalize).expect("finalize is the identity or a bit reversal, both invertible");
     EngineMatrices {
         width: w,
         t,
@@ -167,6 +181,8 @@ pub fn derive(def: &CrcDef, w: usize) -> EngineMatrices {
         data,
         first: mul_vec(&t_inv, mul_vec(&a, def.init_register())),
         first_null: mul_vec(&t_inv, def.init_register()),
+        resume: mul(&t_inv, &mul(&a, &finalize_inv)),
+        resume_null: mul(&t_inv, &finalize_inv),
         unshift,
         output: mul(&finalize, &t),
         xorout: zero,
@@ -220,6 +236,13 @@ fn krylov_basis(a: &Mat32) -> Option<(Mat32, Mat32)> {
 /// flag of `message`, computed the way the hardware does it (beats with zero padding, transformed
 /// basis, barrel, output matrix). Used by unit tests to pin the matrices before any simulation.
 pub fn model(m: &EngineMatrices, message: &[u8]) -> (u32, bool) {
+    model_resumed(m, None, message)
+}
+
+/// [`model`] for a message that continues one whose CRC value so far is `from` (the engine's
+/// `resume` with `init = from`); `None` is a message of its own. The CRC value and the bad flag
+/// are those of the whole message so far.
+pub fn model_resumed(m: &EngineMatrices, from: Option<u32>, message: &[u8]) -> (u32, bool) {
     let w = m.width;
     // A message is sent as ceil(len/W) beats, the last one partial; an empty message is one
     // null beat (keep = 0).
@@ -233,8 +256,8 @@ pub fn model(m: &EngineMatrices, message: &[u8]) -> (u32, bool) {
         pad = if beat.is_empty() { 0 } else { w - beat.len() };
         let c = golden::crc::apply(&m.data, &padded);
         r = match (n == 0, beat.is_empty()) {
-            (true, true) => m.first_null,
-            (true, false) => c ^ m.first,
+            (true, true) => from.map_or(m.first_null, |f| mul_vec(&m.resume_null, f ^ m.xorout)),
+            (true, false) => c ^ from.map_or(m.first, |f| mul_vec(&m.resume, f ^ m.xorout)),
             (false, true) => r,
             (false, false) => mul_vec(&m.loop_matrix, r) ^ c,
         };
