@@ -9,5 +9,6 @@ for w in 8 16 32 64; do
     for g in 2 4; do
         fpga/ecp5_ooc.sh build/verilog/engines/crc_engine_w${w}_g$g.v crc_engine_w${w}_g$g $f
     done
+    fpga/ecp5_ooc.sh build/verilog/engines/crc_engine_resumable_w$w.v crc_engine_resumable_w$w $f
     fpga/ecp5_ooc.sh build/verilog/mpa_crc32c_w$w.v mpa_crc32c_w$w $f
 done

@@ -1,4 +1,5 @@
-//! Writes the bare CRC engine (no stream wrapper) for every width and both R1 group sizes to
+//! Writes the bare CRC engine (no stream wrapper) for every width and both R1 group sizes, and
+//! built resumable with the group size each width uses, to
 //! `build/verilog/engines/`, and every exported top to `build/verilog/`, for `fpga/measure_crc.sh`.
 
 use hdl::crc::engine::{CrcEngine, EngineOptions};
@@ -13,6 +14,10 @@ macro_rules! engines {
             let top = export_block(&name, &mut e, "CrcEngine alone (CRC32c), for synthesis measurements").unwrap();
             std::fs::write($dir.join(format!("{name}.v")), top.verilog).unwrap();
         }
+        let mut e = CrcEngine::<$w, $b>::with_options(&golden::crc::CRC32C, EngineOptions::resumable_for_width($w));
+        let name = format!("crc_engine_resumable_w{}", $w);
+        let top = export_block(&name, &mut e, "CrcEngine alone (CRC32c) with the resume logic, for synthesis measurements").unwrap();
+        std::fs::write($dir.join(format!("{name}.v")), top.verilog).unwrap();
     )*};
 }
 

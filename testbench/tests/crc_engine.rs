@@ -191,8 +191,9 @@ fn crc_engine_resume_w8_rusthdl_ethernet_and_williams() {
     resumed_pieces(Engine::RustHdl, 8, &golden::crc::CRC32_WILLIAMS);
 }
 
-/// Built as `mpa_tx` and `mpa_rx` build it, the engine has no resume ports (so their Verilog
-/// did not change when resuming was added); built resumable, it has both.
+/// Built as `mpa_tx` and `mpa_rx` build it, the engine has no resume ports and no resume
+/// registers (so their Verilog did not change when resuming was added); built resumable, it
+/// has both.
 #[test]
 fn crc_engine_has_resume_ports_only_when_built_resumable() {
     for resumable in [false, true] {
@@ -200,6 +201,22 @@ fn crc_engine_has_resume_ports_only_when_built_resumable() {
         let names: Vec<&str> = sim.ports().iter().map(|p| p.name.as_str()).collect();
         for port in ["resume_0", "init_0"] {
             assert_eq!(names.contains(&port), resumable, "resumable={resumable}: {names:?}");
+        }
+    }
+    // Nor any of its registers, at either end of the widths.
+    for resumable in [false, true] {
+        for w in [4usize, 64] {
+            let opts = hdl::crc::engine::EngineOptions {
+                resumable,
+                ..hdl::crc::engine::EngineOptions::for_width(w)
+            };
+            let v = with_width!(w, |W, B| {
+                let mut e = CrcEngine::<W, B>::with_options(&CRC32C, opts);
+                hdl::export::export_block("crc_engine_probe", &mut e, "test").unwrap().verilog
+            });
+            for name in ["resume", "x0$", "ra1$", "na1$"] {
+                assert_eq!(v.contains(name), resumable, "W={w} resumable={resumable}: {name}");
+            }
         }
     }
 }
@@ -279,6 +296,11 @@ fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
                 (0..r.gen_range(1..=5)).map(|_| r.gen_range(0..=text.len())).collect();
             cuts.push(0);
             cuts.push(text.len());
+            if i % 3 == 1 {
+                // An empty piece somewhere (a repeated cut): at large W random cuts rarely repeat.
+                let k = cuts[r.gen_range(0..cuts.len())];
+                cuts.push(k);
+            }
             cuts.sort();
             Conn { text, cuts, next: 0, crc: None, waiting: false }
         })
@@ -286,9 +308,12 @@ fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
     let pieces: usize = conns.iter().map(|c| c.cuts.len() - 1).sum();
     // Pieces sent and not yet answered, in order: (connection, cycle of the last beat).
     let mut owed: std::collections::VecDeque<(usize, u64)> = Default::default();
-    // The beats of the piece being sent: (start, last, bytes, resume, init).
-    let mut sending: std::collections::VecDeque<(bool, bool, Vec<u8>, bool, u32)> =
+    // The beats of the piece being sent: (start, last, bytes, resume, init, first).
+    let mut sending: std::collections::VecDeque<(bool, bool, Vec<u8>, bool, u32, bool)> =
         Default::default();
+    // Resumed pieces that were empty, and resumed first beats right after another last beat.
+    let (mut resumed_empty, mut resumed_back_to_back) = (0, 0);
+    let mut last_before = false;
     let mut sending_conn = 0;
     let mut done = 0;
     let mut resumed = 0;
@@ -315,7 +340,7 @@ fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
                 let explicit_start = r.gen_bool(0.5);
                 for (k, d) in bs.into_iter().enumerate() {
                     let (res, ini) = if k == 0 { (resume, init) } else { (r.gen(), r.gen()) };
-                    sending.push_back((k == 0 && explicit_start, k + 1 == n, d, res, ini));
+                    sending.push_back((k == 0 && explicit_start, k + 1 == n, d, res, ini, k == 0));
                 }
                 c.waiting = true;
                 sending_conn = i;
@@ -323,8 +348,13 @@ fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
         }
         let beat = if !sending.is_empty() && r.gen_bool(0.8) { sending.pop_front() } else { None };
         let strobe = beat.is_some();
-        let (start, last, bytes, resume, init) =
-            beat.unwrap_or((r.gen(), r.gen(), vec![0xA5; w], r.gen(), r.gen()));
+        let (start, last, bytes, resume, init, first) =
+            beat.unwrap_or((r.gen(), r.gen(), vec![0xA5; w], r.gen(), r.gen(), false));
+        if strobe && first && resume {
+            resumed_empty += bytes.is_empty() as usize;
+            resumed_back_to_back += last_before as usize;
+        }
+        last_before = strobe && last;
         words_from_bytes(&bytes, &mut words);
         sim.set(p[4], &words);
         sim.set_u64(p[5], keep_for(if strobe { bytes.len() } else { w }));
@@ -356,7 +386,11 @@ fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
         cycle += 1;
     }
     assert!(owed.is_empty(), "{engine} W={w}: results missing");
-    assert!(pieces >= 30 && resumed >= 18, "{engine} W={w}: {pieces} pieces, {resumed} resumed");
+    assert!(
+        pieces >= 30 && resumed >= 18 && resumed_empty >= 1 && resumed_back_to_back >= 3,
+        "{engine} W={w}: {pieces} pieces, {resumed} resumed, {resumed_empty} of them empty, \
+         {resumed_back_to_back} right after another message's last beat"
+    );
 }
 
 /// Random strobe-level traffic (gaps, `start` anywhere, null and partial last beats, resets,
