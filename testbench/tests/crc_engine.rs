@@ -284,7 +284,7 @@ fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
         crc: Option<u32>,
         waiting: bool,
     }
-    let mut conns: Vec<Conn> = (0..12)
+    let mut conns: Vec<Conn> = (0..40)
         .map(|i| {
             let len = r.gen_range(0..=5 * w + 3);
             let mut text: Vec<u8> = (0..len).map(|_| r.gen()).collect();
@@ -387,7 +387,7 @@ fn resumed_pieces(engine: Engine, w: usize, def: &golden::crc::CrcDef) {
     }
     assert!(owed.is_empty(), "{engine} W={w}: results missing");
     assert!(
-        pieces >= 30 && resumed >= 18 && resumed_empty >= 1 && resumed_back_to_back >= 3,
+        pieces >= 100 && resumed >= 60 && resumed_empty >= 3 && resumed_back_to_back >= 10,
         "{engine} W={w}: {pieces} pieces, {resumed} resumed, {resumed_empty} of them empty, \
          {resumed_back_to_back} right after another message's last beat"
     );
