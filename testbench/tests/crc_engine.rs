@@ -184,11 +184,15 @@ resume_tests!(crc_engine_resume_w16_verilator, 16, sim::Engine::Verilator);
 resume_tests!(crc_engine_resume_w32_verilator, 32, sim::Engine::Verilator);
 resume_tests!(crc_engine_resume_w64_verilator, 64, sim::Engine::Verilator);
 
-/// The other CRC definitions resume too (their matrices differ; the logic is the same).
+/// The other CRC definitions resume too (their matrices differ; the logic is the same), and so
+/// does one whose finalize reverses the register (refin without refout; every definition here
+/// has an identity finalize, so only this one checks the F^-1 in the resume matrices).
 #[test]
-fn crc_engine_resume_w8_rusthdl_ethernet_and_williams() {
+fn crc_engine_resume_w8_rusthdl_ethernet_williams_and_a_reversing_finalize() {
     resumed_pieces(Engine::RustHdl, 8, &golden::crc::CRC32_ETHERNET);
     resumed_pieces(Engine::RustHdl, 8, &golden::crc::CRC32_WILLIAMS);
+    let reversing = golden::crc::CrcDef { name: "crc32c_refout_off", refout: false, ..CRC32C };
+    resumed_pieces(Engine::RustHdl, 8, &reversing);
 }
 
 /// Built as `mpa_tx` and `mpa_rx` build it, the engine has no resume ports and no resume
