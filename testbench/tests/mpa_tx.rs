@@ -187,6 +187,33 @@ fn mpa_tx_rusthdl_and_verilator_agree_cycle_by_cycle() {
     }
 }
 
+/// The transmit blocks' wide forms (`hdl::tx::TX_WIDE_FORMS_FROM_W`) are in `mpa_tx`'s Verilog
+/// from W = 16 up and nowhere below: W = 4 and 8 keep the text they had before the wide forms
+/// existed (at W = 8 any change of text redraws the placement; README, transmit path, stop 69).
+/// From W = 16 up the text passes Yosys's `check -assert`.
+#[test]
+fn mpa_tx_wide_forms_are_built_from_w16_only() {
+    assert_eq!(hdl::tx::TX_WIDE_FORMS_FROM_W, 16);
+    for w in hdl::export::WIDTHS {
+        let v = sim::export::export_top(&hdl::export::mpa_tx_spec(w).unwrap()).unwrap().verilog;
+        for name in ["lw_mask$0", "crc_mask$0", "el_ne_lanes$0", "ne_lanes$0", "merged_only$0"] {
+            assert_eq!(v.contains(name), w >= 16, "W={w}: {name}");
+        }
+        // The narrow forms' registers stay in every width (synthesis drops what the wide forms
+        // replace).
+        assert!(v.contains("el_ne$q") && v.contains("crc_lane"), "W={w}");
+        // Every width's text passes Verilator's lint in `export`; the wide forms' text also
+        // passes Yosys's `check -assert` (W = 8 is checked there).
+        if w >= 16 {
+            let dir = sim::workspace_root().join("target/testbench/mpa_tx_wide_forms");
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join(format!("mpa_tx_w{w}.v"));
+            std::fs::write(&file, &v).unwrap();
+            sim::tools::yosys_check(&file, &format!("mpa_tx_w{w}")).unwrap();
+        }
+    }
+}
+
 /// Wrong ULPDU_Length values and oversize ULPDUs through the whole path: the golden outcome
 /// (exactly ULPDU_Length octets framed, oversize dropped) and the error pulses.
 #[test]

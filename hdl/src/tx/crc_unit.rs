@@ -21,7 +21,10 @@
 //! | `m_axis` | out | 8W | the FPDUs with the CRC field written; `user` passed through |
 //!
 //! ### Parameters
-//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`. From W = 16
+//! ([`crate::tx::TX_WIDE_FORMS_FROM_W`]) the CRC word is written by a 2:1 select per data bit
+//! from the one-hot last word, not by a shifter from its encoded index (the same output; W = 4
+//! and 8 keep the shifter and their Verilog text).
 //!
 //! ### Latency and throughput
 //! An FPDU's last beat leaves `CrcEngine::latency() + 3` cycles after it entered at the earliest
@@ -67,6 +70,13 @@ pub struct TxCrcUnit<const W: usize, const B: usize> {
     crc_lane: Signal<Local, Bits<6>>,
     sh: Signal<Local, Bits<16>>,
     patched: Signal<Local, Bits<B>>,
+    // The wide form (W >= TX_WIDE_FORMS_FROM_W; empty below): the CRC word written by a select
+    // per word, from the one-hot last word (each bit a function of two keep bits), in place of
+    // the shifter driven by an encoded word index that limits W = 32 and 64.
+    lw_mask: Vec<Signal<Local, Bits<W>>>,
+    crc_mask: Vec<Signal<Local, Bits<B>>>,
+    crc_rep: Vec<Signal<Local, Bits<B>>>,
+    c_lsh: Vec<Constant<Bits<16>>>,
 }
 
 impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
@@ -74,6 +84,7 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
     pub fn new() -> Self {
         check_stream_params("TxCrcUnit", W, B, TX_FPDU_USER);
         crate::tx::check_tx_width("TxCrcUnit", W);
+        let wide = crate::tx::tx_wide_forms(W);
         assert!(
             CrcEngine::<W, B>::latency() + 3 < crate::stream_fifo::STREAM_FIFO_DEPTH,
             "TxCrcUnit: the beat FIFO must be deeper than the CRC latency"
@@ -95,6 +106,10 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
             crc_lane: Default::default(),
             sh: Default::default(),
             patched: Default::default(),
+            lw_mask: regs(wide),
+            crc_mask: regs(wide),
+            crc_rep: regs(wide),
+            c_lsh: (0..wide * W / 4).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
         }
     }
 
@@ -102,6 +117,11 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
     pub fn latency() -> usize {
         CrcEngine::<W, B>::latency() + 3
     }
+}
+
+/// `n` default-built signals or registers: a wide-form vector's entries.
+fn regs<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
 }
 
 impl<const W: usize, const B: usize> Default for TxCrcUnit<W, B> {
@@ -154,6 +174,35 @@ impl<const W: usize, const B: usize> Logic for TxCrcUnit<W, B> {
         self.patched.next = (self.beats.m_axis.data.val()
             & !(self.c_ones32.val() << self.sh.val()))
             | (bit_cast::<B, 32>(self.crcs.out_data.val()) << self.sh.val());
+        for i in 0..self.lw_mask.len() {
+            // Wide form: word j is the last when its first octet is kept and the next word's
+            // is not; the patch is then one 2:1 select per data bit.
+            self.lw_mask[i].next = 0.into();
+            for j in 0..(W / 4 - 1) {
+                self.lw_mask[i].next = self.lw_mask[i].val().replace_bit(
+                    j,
+                    self.beats.m_axis.keep.val().get_bit(j * 4)
+                        & !self.beats.m_axis.keep.val().get_bit(j * 4 + 4),
+                );
+            }
+            for j in (W / 4 - 1)..(W / 4) {
+                self.lw_mask[i].next = self.lw_mask[i]
+                    .val()
+                    .replace_bit(j, self.beats.m_axis.keep.val().get_bit(j * 4));
+            }
+            self.crc_mask[i].next = 0.into();
+            self.crc_rep[i].next = 0.into();
+            for j in 0..(W / 4) {
+                self.crc_rep[i].next = self.crc_rep[i].val()
+                    | (bit_cast::<B, 32>(self.crcs.out_data.val()) << self.c_lsh[j].val());
+                if self.lw_mask[i].val().get_bit(j) {
+                    self.crc_mask[i].next =
+                        self.crc_mask[i].val() | (self.c_ones32.val() << self.c_lsh[j].val());
+                }
+            }
+            self.patched.next = (self.beats.m_axis.data.val() & !self.crc_mask[i].val())
+                | (self.crc_rep[i].val() & self.crc_mask[i].val());
+        }
         self.out.s_axis.valid.next = self.can_go.val();
         self.out.s_axis.data.next = self.beats.m_axis.data.val();
         if self.head_last.val() & self.beats.m_axis.user.val().get_value_tx_fpdu_crc() {

@@ -30,7 +30,10 @@
 //! 64768 is not framed at all: the ULPDU is consumed and discarded and `err_oversize` pulses.
 //!
 //! ### Parameters
-//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W` (checked in `new`).
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W` (checked in `new`). From W = 16
+//! ([`crate::tx::TX_WIDE_FORMS_FROM_W`]) the length check registers the lanes where `keep` and
+//! the octet mask differ and reduces them in `err_length`'s stage (the same pulse, cycle for
+//! cycle; W = 4 and 8 keep the W-wide comparison before the register and their Verilog text).
 //!
 //! ### Latency and throughput
 //! Two cycles from an input beat to its output beat (an input register, where the arithmetic on
@@ -141,6 +144,11 @@ pub struct TxFramer<const W: usize, const B: usize> {
     el_drain: DFF<Bit>,
     err_length_q: DFF<Bit>,
     err_oversize_q: DFF<Bit>,
+    // The wide form (W >= TX_WIDE_FORMS_FROM_W; empty below): the length check's mismatch of
+    // keep and vmr registered per lane (el_ne_lanes) and reduced in err_length's stage, so that
+    // no W-wide comparison precedes a register; el_ne then holds the rest of the check.
+    el_ne_lanes: Vec<DFF<Bits<W>>>,
+    ne_lanes: Vec<Signal<Local, Bits<W>>>,
     // Constants.
     c_ones: Constant<Bits<W>>,
     c_w: Constant<Bits<17>>,
@@ -201,6 +209,7 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
     pub fn new() -> Self {
         check_stream_params("TxFramer", W, B, TX_ULPDU_USER);
         crate::tx::check_tx_width("TxFramer", W);
+        let wide = crate::tx::tx_wide_forms(W);
         let words = W / 4;
         Self {
             clock: Default::default(),
@@ -280,6 +289,8 @@ impl<const W: usize, const B: usize> TxFramer<W, B> {
             ul_ne_kc: Default::default(),
             ul_kc: Default::default(),
             ol_next_le_w: Default::default(),
+            el_ne_lanes: (0..wide).map(|_| Default::default()).collect(),
+            ne_lanes: (0..wide).map(|_| Default::default()).collect(),
         }
     }
 }
@@ -332,6 +343,12 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         self.err_oversize.next = self.err_oversize_q.q.val();
         self.err_length_q.d.next =
             (self.el_arm.q.val() & self.el_ne.q.val()) | self.el_drain.q.val();
+        for i in 0..self.el_ne_lanes.len() {
+            self.el_ne_lanes[i].clock.next = self.clock.val();
+            self.err_length_q.d.next = (self.el_arm.q.val()
+                & (self.el_ne.q.val() | self.el_ne_lanes[i].q.val().any()))
+                | self.el_drain.q.val();
+        }
         self.el_arm.d.next = false;
         self.el_drain.d.next = false;
         self.err_oversize_q.d.next = false;
@@ -455,6 +472,14 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
         // (bit j: more than j octets remain) and vmx (more than W) are exact, and the count is
         // off when the beat's keep differs from vmr or more than W remain.
         self.ul_ne_kc.next = (self.vmr.q.val() != self.pre.m_axis.keep.val()) | self.vmx.q.val();
+        for i in 0..self.ne_lanes.len() {
+            // Wide form: the lanes' mismatch goes to el_ne_lanes, reduced after the register.
+            self.ul_ne_kc.next = self.vmx.q.val();
+            self.ne_lanes[i].next = self.vmr.q.val() ^ self.pre.m_axis.keep.val();
+            if self.first.val() {
+                self.ne_lanes[i].next = 0.into();
+            }
+        }
         if self.first.val() {
             self.ul_ne_kc.next = self.p_user.val().get_value_pre_l_gt_kc()
                 | self.p_user.val().get_value_pre_l_lt_kc();
@@ -542,6 +567,9 @@ impl<const W: usize, const B: usize> Logic for TxFramer<W, B> {
                 self.pre.m_axis.last.val() & !(self.first.val() & self.too_long.val());
         }
         self.el_ne.d.next = (self.ul_neg.val() & !self.first.val()) | self.ul_ne_kc.val();
+        for i in 0..self.el_ne_lanes.len() {
+            self.el_ne_lanes[i].d.next = self.ne_lanes[i].val();
+        }
         // The carried octets follow each input beat of the ULPDU taken and each output beat:
         // (take & !drain) | produce, which reduces to this since busy and drain are never both
         // set (written out, so that the oversize test is not in the enable's path; busy &

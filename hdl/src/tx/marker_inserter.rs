@@ -38,7 +38,10 @@
 //! position still advances, as in the golden framer.
 //!
 //! ### Parameters
-//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`. From W = 16
+//! ([`crate::tx::TX_WIDE_FORMS_FROM_W`]) the output data is always the gearbox's merged beat
+//! (with a tail or a full `acc` waiting it equals `acc` in the lanes kept), without the select
+//! of `acc` on the data path; W = 4 and 8 keep the select and their Verilog text.
 //!
 //! ### Latency and throughput
 //! Four cycles (an input register, the decided-beat slice, the head slice, the output queue;
@@ -200,6 +203,12 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     gb: Gearbox<B>,
     words_out: Signal<Local, Bits<7>>,
     olast: Signal<Local, Bit>,
+    // The wide form (W >= TX_WIDE_FORMS_FROM_W; empty below): the output data is the merged
+    // beat in every case. With a tail or a full acc waiting the merged beat is acc in the lanes
+    // kept (c lanes held; all of them when acc is full), so the select of acc on the data path
+    // (limiting at W = 16 and 32) is not needed; the lanes above keep are not looked at (as on
+    // every stream here).
+    merged_only: Vec<Constant<Bit>>,
 }
 
 impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
@@ -293,6 +302,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             gb: Gearbox::new("TxMarkerInserter", 32),
             words_out: Default::default(),
             olast: Default::default(),
+            merged_only: (0..crate::tx::tx_wide_forms(W)).map(|_| Constant::new(true)).collect(),
         }
     }
 }
@@ -509,6 +519,11 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             self.out.s_axis.user.next = self.user_q.q.val();
             self.words_out.next = bit_cast::<7, 6>(self.c_q.val());
             self.olast.next = self.tail.q.val();
+        }
+        for i in 0..self.merged_only.len() {
+            if self.merged_only[i].val() {
+                self.out.s_axis.data.next = self.gb.merged.val();
+            }
         }
         self.out.s_axis.last.next = self.olast.val();
         self.out.s_axis.keep.next =

@@ -20,6 +20,26 @@ pub mod segmenter;
 
 pub use crate::sideband::{TX_FPDU_USER, TX_ULPDU_USER};
 
+/// The narrowest W at which `TxCrcUnit`, `TxFramer` and `TxMarkerInserter` build their wide
+/// forms (the CRC word written by a select per word; the length check's lane mismatches
+/// registered before they are reduced; the inserter's output data always the gearbox's merged
+/// beat). Below it the blocks build the narrow forms only, and their Verilog is the same text
+/// as before the wide forms existed: at W = 8, any change to `mpa_tx`'s Verilog redraws the
+/// placement, and the line rate there has 0.2 % margin (README, transmit path, stop 69). The
+/// wide forms are built as one-entry vectors of signals and registers (none below this width),
+/// each assigned after the narrow form it replaces, which synthesis then drops.
+pub const TX_WIDE_FORMS_FROM_W: usize = 16;
+
+/// 1 when the transmit blocks build their wide forms at width `w`, else 0 (the length of
+/// their wide-form vectors).
+pub const fn tx_wide_forms(w: usize) -> usize {
+    if w >= TX_WIDE_FORMS_FROM_W {
+        1
+    } else {
+        0
+    }
+}
+
 /// The widths the transmit blocks accept: 4, 8, 16, 32 or 64 bytes (whole 4-octet words).
 pub fn check_tx_width(block: &str, w: usize) {
     assert!(
