@@ -214,6 +214,43 @@ fn mpa_tx_wide_forms_are_built_from_w16_only() {
     }
 }
 
+/// FPDUs long enough to hold a whole beat's worth of Markers at W = 64 (16 Markers: ULPDUs of
+/// 7,000 octets up to MULPDU at EMSS 9,000, every other one 8,700 or more; Markers on), with idle cycles and
+/// backpressure, at W = 16, 32 and 64 on both engines. A beat's worth of Markers fills the
+/// Marker inserter's `acc` (`c_full`), whose output the wide form (W >= 16) takes from the
+/// gearbox's merged beat; the random runs' ULPDUs (4,000 octets at most) reach it only at
+/// W = 16.
+#[test]
+fn mpa_tx_fpdus_with_a_beat_of_markers_match_golden_at_w16_to_64() {
+    for engine in [Engine::RustHdl, Engine::Verilator] {
+        for w in [16usize, 32, 64] {
+            let mut r = rng(900 + w as u64);
+            let seq: u32 = r.gen();
+            let s = TxSettings {
+                markers: true,
+                crc: true,
+                emss: 9000,
+                seq,
+                origin: seq.wrapping_sub(r.gen_range(0..(1u32 << 20)) * 4),
+            };
+            let m = mulpdu(s.emss, s.markers) as usize;
+            let u: Vec<TxUlpdu> = (0..8)
+                .map(|k| {
+                    // From 8,700 octets an FPDU spans more than 17 x 512 octets of the stream,
+                    // so it holds at least 17 Markers whatever its position.
+                    let len =
+                        if k % 2 == 0 { r.gen_range(8700..=m) } else { r.gen_range(7000..=m) };
+                    let data = (0..len).map(|i| (i as u8).wrapping_mul(29) ^ (k as u8)).collect();
+                    TxUlpdu::new(data, k % 3 == 2 || k == 7)
+                })
+                .collect();
+            let mut sim = mpa_tx(engine, w, None).unwrap();
+            let got = run_tx(sim.as_mut(), &s, &u, &idle_backpressure(31 + w as u64)).unwrap();
+            check(&format!("{engine} W={w} long FPDUs"), &s, &u, &got);
+        }
+    }
+}
+
 /// Wrong ULPDU_Length values and oversize ULPDUs through the whole path: the golden outcome
 /// (exactly ULPDU_Length octets framed, oversize dropped) and the error pulses.
 #[test]

@@ -173,6 +173,9 @@ framer_tests! {
     rusthdl_w64: sim::Engine::RustHdl, 64;
     verilator_w4: sim::Engine::Verilator, 4;
     verilator_w8: sim::Engine::Verilator, 8;
+    // W = 16 and 32 too: the length check's wide form starts at W = 16 (hdl::tx).
+    verilator_w16: sim::Engine::Verilator, 16;
+    verilator_w32: sim::Engine::Verilator, 32;
     verilator_w64: sim::Engine::Verilator, 64;
 }
 

@@ -23,8 +23,9 @@
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`. From W = 16
 //! ([`crate::tx::TX_WIDE_FORMS_FROM_W`]) the CRC word is written by a 2:1 select per data bit
-//! from the one-hot last word, not by a shifter from its encoded index (the same output; W = 4
-//! and 8 keep the shifter and their Verilog text).
+//! from the one-hot last word, not by a shifter from its encoded index (the same output for
+//! every last beat, which always holds at least its CRC word; W = 4 and 8 keep the shifter and
+//! their Verilog text).
 //!
 //! ### Latency and throughput
 //! An FPDU's last beat leaves `CrcEngine::latency() + 3` cycles after it entered at the earliest
@@ -106,9 +107,9 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
             crc_lane: Default::default(),
             sh: Default::default(),
             patched: Default::default(),
-            lw_mask: regs(wide),
-            crc_mask: regs(wide),
-            crc_rep: regs(wide),
+            lw_mask: wide_entries(wide),
+            crc_mask: wide_entries(wide),
+            crc_rep: wide_entries(wide),
             c_lsh: (0..wide * W / 4).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
         }
     }
@@ -119,8 +120,8 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
     }
 }
 
-/// `n` default-built signals or registers: a wide-form vector's entries.
-fn regs<T: Default>(n: usize) -> Vec<T> {
+/// `n` default-built signals: a wide-form vector's entries.
+fn wide_entries<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }
 
