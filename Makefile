@@ -222,7 +222,8 @@ test-extra: deps
 # constants, but for the locator's width converters (StreamDown, StreamUp), which hold state
 # only at W = 16 to 64, and the transmit blocks' wide forms (W = 16 to 64, hdl::tx), whose one
 # new register (the framer's el_ne_lanes) has no reset and is read only under el_arm, which has
-# (RNIC_X_INITIAL_ALL=1 runs those widths too; W = 64 ran in CI until its time ran short). The lockstep tests are left out: they compare
+# (RNIC_X_INITIAL_ALL=1 runs those widths too; W = 64 ran in CI until its time ran short).
+# The lockstep tests are left out: they compare
 # with the rust-hdl model's declared values, which include data registers no output qualifies
 # before reset. CI runs it after make test-long.
 X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback

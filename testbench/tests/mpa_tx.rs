@@ -215,11 +215,11 @@ fn mpa_tx_wide_forms_are_built_from_w16_only() {
 }
 
 /// FPDUs long enough to hold a whole beat's worth of Markers at W = 64 (16 Markers: ULPDUs of
-/// 7,000 octets up to MULPDU at EMSS 9,000, every other one 8,700 or more; Markers on), with idle cycles and
-/// backpressure, at W = 16, 32 and 64 on both engines. A beat's worth of Markers fills the
-/// Marker inserter's `acc` (`c_full`), whose output the wide form (W >= 16) takes from the
-/// gearbox's merged beat; the random runs' ULPDUs (4,000 octets at most) reach it only at
-/// W = 16.
+/// 7,000 octets up to MULPDU at EMSS 9,000, every other one 8,700 or more; Markers on), with
+/// idle cycles and backpressure, at W = 16, 32 and 64 on both engines. A beat's worth of
+/// Markers fills the Marker inserter's `acc` (`c_full`), whose output the wide form (W >= 16)
+/// takes from the gearbox's merged beat; the random runs' ULPDUs (4,000 octets at most) reach
+/// it at W = 16 and 32, never at W = 64.
 #[test]
 fn mpa_tx_fpdus_with_a_beat_of_markers_match_golden_at_w16_to_64() {
     for engine in [Engine::RustHdl, Engine::Verilator] {

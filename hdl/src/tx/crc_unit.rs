@@ -177,7 +177,9 @@ impl<const W: usize, const B: usize> Logic for TxCrcUnit<W, B> {
             | (bit_cast::<B, 32>(self.crcs.out_data.val()) << self.sh.val());
         for i in 0..self.lw_mask.len() {
             // Wide form: word j is the last when its first octet is kept and the next word's
-            // is not; the patch is then one 2:1 select per data bit.
+            // is not; the patch is then one 2:1 select per data bit. (KeepWords computes the
+            // same one-hot inside; exposing it as a port would change KeepWords' module text,
+            // and with it mpa_tx_w8's Verilog, so it is written here again.)
             self.lw_mask[i].next = 0.into();
             for j in 0..(W / 4 - 1) {
                 self.lw_mask[i].next = self.lw_mask[i].val().replace_bit(
