@@ -33,6 +33,7 @@ pub mod export;
 pub mod fifo;
 pub mod gearbox;
 pub mod keep_words;
+pub mod lane_select;
 pub mod lutram;
 pub mod place;
 pub mod rx;

@@ -196,7 +196,17 @@ fn mpa_tx_wide_forms_are_built_from_w16_only() {
     assert_eq!(hdl::tx::TX_WIDE_FORMS_FROM_W, 16);
     for w in hdl::export::WIDTHS {
         let v = sim::export::export_top(&hdl::export::mpa_tx_spec(w).unwrap()).unwrap().verilog;
-        for name in ["lw_mask$0", "crc_mask$0", "el_ne_lanes$0", "ne_lanes$0", "merged_only$0"] {
+        for name in [
+            "lw_mask$0",
+            "crc_mask$0",
+            "el_ne_lanes$0",
+            "ne_lanes$0",
+            "merged_only$0",
+            "rd$0$q",
+            "gb_d$0$rot",
+            "re$0$q",
+            "extra_sel$0$word",
+        ] {
             assert_eq!(v.contains(name), w >= 16, "W={w}: {name}");
         }
         // The narrow forms' registers stay in every width (synthesis drops what the wide forms

@@ -107,9 +107,9 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
             crc_lane: Default::default(),
             sh: Default::default(),
             patched: Default::default(),
-            lw_mask: wide_entries(wide),
-            crc_mask: wide_entries(wide),
-            crc_rep: wide_entries(wide),
+            lw_mask: crate::tx::wide_entries(wide),
+            crc_mask: crate::tx::wide_entries(wide),
+            crc_rep: crate::tx::wide_entries(wide),
             c_lsh: (0..wide * W / 4).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
         }
     }
@@ -118,11 +118,6 @@ impl<const W: usize, const B: usize> TxCrcUnit<W, B> {
     pub fn latency() -> usize {
         CrcEngine::<W, B>::latency() + 3
     }
-}
-
-/// `n` default-built signals: a wide-form vector's entries.
-fn wide_entries<T: Default>(n: usize) -> Vec<T> {
-    (0..n).map(|_| T::default()).collect()
 }
 
 impl<const W: usize, const B: usize> Default for TxCrcUnit<W, B> {

@@ -43,6 +43,21 @@
 //! (with a tail or a full `acc` waiting it equals `acc` in the lanes kept), without the select
 //! of `acc` on the data path; W = 4 and 8 keep the select and their Verilog text.
 //!
+//! Also from W = 16, the gearbox's rotation moves two stages earlier, into the decide stage.
+//! The gearbox takes a beat of an FPDU with `c` equal to the Markers put into the FPDU's earlier
+//! beats, modulo W/4: `c` is 0 at an FPDU's first beat (after the last beat of the one before,
+//! nothing or a tail is held, and a tail goes out before the next take), every beat but the
+//! last is full and so adds its Marker (if any) to `c`, and a full `acc` (`c` = W/4, that is 0
+//! modulo W/4) goes out before the next take. The decide stage keeps that count (`rd`), rotates
+//! the beat and its lane masks by it, and the expand stage works in the rotated lanes (its
+//! words after the Marker move up one lane around the beat; the word pushed out is the one
+//! that lands on lane `rd`, picked by a one-hot count of the expand stage's own, `re`). The
+//! gearbox then only merges: its select is decoded from `c`, which no longer drives every
+//! lane's rotation multiplexers (the limit at W = 32 and 64, README, transmit path, stop 70).
+//! ```text
+//!  wide form:  decide: rotate by rd ─► mid ─► expand (rotated lanes; extra = lane re) ─► head ─► merge by c ─► out
+//! ```
+//!
 //! ### Latency and throughput
 //! Four cycles (an input register, the decided-beat slice, the head slice, the output queue;
 //! the decided-beat slice keeps the lane masks out of the decision's cycle; `m_axis` is a 2:1
@@ -55,11 +70,12 @@
 
 use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
+use crate::lane_select::LaneSelect;
 use crate::sideband::TxFpduUserFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq_rr::StreamOutQRr;
 use crate::stream_skid::StreamSkid;
-use crate::tx::TX_FPDU_USER;
+use crate::tx::{wide_entries, TX_FPDU_USER};
 use rust_hdl::prelude::*;
 
 crate::sideband::sideband! {
@@ -209,6 +225,45 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     // (limiting at W = 16 and 32) is not needed; the lanes above keep are not looked at (as on
     // every stream here).
     merged_only: Vec<Constant<Bit>>,
+    // The wide form, continued: the rotation moves ahead of the gearbox. A beat of an FPDU is
+    // taken by the gearbox with `c` equal to the Markers put into the FPDU's earlier beats,
+    // modulo W/4 (`c` is 0 at an FPDU's first beat, every beat but the last is full, and a full
+    // `acc` is emitted before the next take), so the decide stage keeps that count itself
+    // (`rd`) and rotates the beat and its lane masks there; the expand stage works in the
+    // rotated lanes (its own count, one-hot: `re`); the gearbox only merges, its select decoded
+    // from `c` instead of `c` driving every lane's rotation multiplexers.
+    rd: Vec<DFF<Bits<8>>>,
+    gb_d: Vec<Gearbox<B>>,
+    lo_r: Vec<Signal<Local, Bits<MID_USER>>>,
+    at_r: Vec<Signal<Local, Bits<MID_USER>>>,
+    mid_user_r: Vec<Signal<Local, Bits<MID_USER>>>,
+    re: Vec<DFF<Bits<16>>>,
+    sh_r: Vec<Signal<Local, Bits<B>>>,
+    exp_r: Vec<Signal<Local, Bits<B>>>,
+    extra_sel: Vec<LaneSelect<B, EXP_USER>>,
+    exp_user_r: Vec<Signal<Local, Bits<EXP_USER>>>,
+    extra_rep: Vec<Signal<Local, Bits<B>>>,
+    c_lo_at: Vec<Constant<Bits<16>>>,
+    c_at_at: Vec<Constant<Bits<16>>>,
+    c_lanes_mid: Vec<Constant<Bits<MID_USER>>>,
+    c_mid_keep: Vec<Constant<Bits<MID_USER>>>,
+    c_extra_at: Vec<Constant<Bits<16>>>,
+    c_exp_keep: Vec<Constant<Bits<EXP_USER>>>,
+    c_mrot_l: Vec<Constant<Bits<16>>>,
+    c_mrot_r: Vec<Constant<Bits<16>>>,
+    c_lanes16: Vec<Constant<Bits<16>>>,
+    c_lanes8: Vec<Constant<Bits<8>>>,
+    c_rot1_r: Vec<Constant<Bits<16>>>,
+    c_lsh: Vec<Constant<Bits<16>>>,
+}
+
+/// Ones in bits `at..at + k`.
+fn ones_at<const N: usize>(at: usize, k: usize) -> Bits<N> {
+    let mut m = Bits::<N>::default();
+    for b in at..at + k {
+        m = m.replace_bit(b, true);
+    }
+    m
 }
 
 impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
@@ -217,6 +272,8 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
         check_stream_params("TxMarkerInserter", W, B, TX_FPDU_USER);
         crate::tx::check_tx_width("TxMarkerInserter", W);
         let words = W / 4;
+        let wide = crate::tx::tx_wide_forms(W);
+        let stages = words.trailing_zeros() as usize;
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         let lane_mask = |j: usize| {
             let mut m = Bits::<B>::default();
@@ -302,7 +359,39 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             gb: Gearbox::new("TxMarkerInserter", 32),
             words_out: Default::default(),
             olast: Default::default(),
-            merged_only: (0..crate::tx::tx_wide_forms(W)).map(|_| Constant::new(true)).collect(),
+            merged_only: (0..wide).map(|_| Constant::new(true)).collect(),
+            rd: wide_entries(wide),
+            gb_d: (0..wide).map(|_| Gearbox::new("TxMarkerInserter", 32)).collect(),
+            lo_r: wide_entries(wide),
+            at_r: wide_entries(wide),
+            mid_user_r: wide_entries(wide),
+            re: wide_entries(wide),
+            sh_r: wide_entries(wide),
+            exp_r: wide_entries(wide),
+            extra_sel: wide_entries(wide),
+            exp_user_r: wide_entries(wide),
+            extra_rep: wide_entries(wide),
+            c_lo_at: (0..wide).map(|_| c16(InsMidUser::LO_AT)).collect(),
+            c_at_at: (0..wide).map(|_| c16(InsMidUser::AT_AT)).collect(),
+            c_lanes_mid: (0..wide).map(|_| Constant::new(ones_at(0, words))).collect(),
+            c_mid_keep: (0..wide)
+                .map(|_| {
+                    Constant::new(
+                        !(ones_at::<MID_USER>(InsMidUser::LO_AT, 16)
+                            | ones_at::<MID_USER>(InsMidUser::AT_AT, 16)),
+                    )
+                })
+                .collect(),
+            c_extra_at: (0..wide).map(|_| c16(ExpUser::EXTRA_AT)).collect(),
+            c_exp_keep: (0..wide)
+                .map(|_| Constant::new(!ones_at::<EXP_USER>(ExpUser::EXTRA_AT, 32)))
+                .collect(),
+            c_mrot_l: (0..wide * stages).map(|s| c16(1 << s)).collect(),
+            c_mrot_r: (0..wide * stages).map(|s| c16(words - (1 << s))).collect(),
+            c_lanes16: (0..wide).map(|_| c16((1 << words) - 1)).collect(),
+            c_lanes8: (0..wide).map(|_| Constant::new(((words - 1) as u64).into())).collect(),
+            c_rot1_r: (0..wide).map(|_| c16(words - 1)).collect(),
+            c_lsh: (0..wide * words).map(|j| c16(32 * j)).collect(),
         }
     }
 }
@@ -563,6 +652,89 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             self.c_full.d.next = false;
             self.tail.d.next = false;
             self.acc_use_n.d.next = false;
+        }
+
+        // ---- Wide form (W >= TX_WIDE_FORMS_FROM_W): the rotation ahead of the gearbox. ----
+        for i in 0..self.rd.len() {
+            // Decide: the beat and its lane masks rotated up by rd, the Markers put into the
+            // FPDU's earlier beats (mod W/4); 0 again after an FPDU's last beat.
+            self.rd[i].clock.next = self.clock.val();
+            self.rd[i].d.next = self.rd[i].q.val();
+            if self.e_take.val() {
+                if self.pre.m_axis.last.val() {
+                    self.rd[i].d.next = 0.into();
+                } else if self.ins.val() {
+                    self.rd[i].d.next = (self.rd[i].q.val() + 1) & self.c_lanes8[i].val();
+                }
+            }
+            if self.rst.val() {
+                self.rd[i].d.next = 0.into();
+            }
+            self.gb_d[i].data.next = self.p_data.val();
+            self.gb_d[i].amt.next = self.rd[i].q.val();
+            self.gb_d[i].acc.next = 0.into();
+            self.gb_d[i].hold.next = 0.into();
+            self.mid.s_axis.data.next = self.gb_d[i].rot.val();
+            // (In MID_USER's width, taken out of and put back into mid_user by shifts and
+            // masks: hdl_gen's field setters and bit_cast evaluate their operand's width when
+            // they generate, which an empty vector cannot give.)
+            self.lo_r[i].next =
+                (self.mid_user.val() >> self.c_lo_at[i].val()) & self.c_lanes_mid[i].val();
+            self.at_r[i].next =
+                (self.mid_user.val() >> self.c_at_at[i].val()) & self.c_lanes_mid[i].val();
+            for s in 0..self.c_mrot_l.len() {
+                if self.rd[i].q.val().get_bit(s) {
+                    self.lo_r[i].next = ((self.lo_r[i].val() << self.c_mrot_l[s].val())
+                        | (self.lo_r[i].val() >> self.c_mrot_r[s].val()))
+                        & self.c_lanes_mid[i].val();
+                    self.at_r[i].next = ((self.at_r[i].val() << self.c_mrot_l[s].val())
+                        | (self.at_r[i].val() >> self.c_mrot_r[s].val()))
+                        & self.c_lanes_mid[i].val();
+                }
+            }
+            self.mid_user_r[i].next = (self.mid_user.val() & self.c_mid_keep[i].val())
+                | (self.lo_r[i].val() << self.c_lo_at[i].val())
+                | (self.at_r[i].val() << self.c_at_at[i].val());
+            self.mid.s_axis.user.next = self.mid_user_r[i].val();
+
+            // Expand, in the rotated lanes: the words after the Marker move up one lane
+            // around the beat (lane 0 takes lane W/4 - 1); the word pushed out of the beat
+            // lands on the FPDU's first word, lane re (one-hot), and goes to the sideband.
+            self.re[i].clock.next = self.clock.val();
+            self.re[i].d.next = self.re[i].q.val();
+            if self.mid.m_axis.valid.val() & self.head.s_axis.ready.val() {
+                if self.mid.m_axis.last.val() {
+                    self.re[i].d.next = 1.into();
+                } else if self.m_user.val().get_value_ins_mid_words() > self.c_words.val() {
+                    self.re[i].d.next = ((self.re[i].q.val() << 1)
+                        | (self.re[i].q.val() >> self.c_rot1_r[i].val()))
+                        & self.c_lanes16[i].val();
+                }
+            }
+            if self.rst.val() {
+                self.re[i].d.next = 1.into();
+            }
+            self.sh_r[i].next = (self.m_data.val() << 32) | (self.m_data.val() >> self.c_top.val());
+            self.exp_r[i].next = (self.m_data.val() & self.mask_lo.val())
+                | (self.marker_rep.val() & self.mask_at.val())
+                | (self.sh_r[i].val() & !self.mask_lo.val() & !self.mask_at.val());
+            self.extra_sel[i].data.next = self.sh_r[i].val();
+            self.extra_sel[i].sel.next = self.re[i].q.val();
+            self.exp_user_r[i].next = (self.exp_user.val() & self.c_exp_keep[i].val())
+                | (self.extra_sel[i].word.val() << self.c_extra_at[i].val());
+            self.head.s_axis.data.next = self.exp_r[i].val();
+            self.head.s_axis.user.next = self.exp_user_r[i].val();
+
+            // Gearbox: the beat comes rotated, so no rotation; acc keeps the beat's first c
+            // lanes and the pushed-out word above them (the lanes above c are not looked at).
+            self.gb.amt.next = 0.into();
+            self.extra_rep[i].next = 0.into();
+            for j in 0..(W / 4) {
+                self.extra_rep[i].next = self.extra_rep[i].val()
+                    | (bit_cast::<B, 32>(self.h_hi.val()) << self.c_lsh[j].val());
+            }
+            self.acc_n.d.next = (self.head.m_axis.data.val() & self.gb.mask.val())
+                | (self.extra_rep[i].val() & !self.gb.mask.val());
         }
     }
 }

@@ -20,14 +20,16 @@ pub mod segmenter;
 
 pub use crate::sideband::{TX_FPDU_USER, TX_ULPDU_USER};
 
-/// The narrowest W at which `TxCrcUnit`, `TxFramer` and `TxMarkerInserter` build their wide
-/// forms (the CRC word written by a select per word; the length check's lane mismatches
-/// registered before they are reduced; the inserter's output data always the gearbox's merged
-/// beat). Below it the blocks build the narrow forms only, and their Verilog is the same text
-/// as before the wide forms existed: at W = 8, any change to `mpa_tx`'s Verilog redraws the
-/// placement, and the line rate there has 0.2 % margin (README, transmit path, stop 69). The
-/// wide forms are built as one-entry vectors of signals and registers (none below this width),
-/// each assigned after the narrow form it replaces, which synthesis then drops.
+/// The narrowest W at which `TxCrcUnit`, `TxFramer`, `TxMarkerInserter` and `TxSegmenter`
+/// build their wide forms (the CRC word written by a select per word; the length check's lane
+/// mismatches registered before they are reduced; the inserter's output data always the
+/// gearbox's merged beat, and its rotation done in the decide stage instead of the gearbox;
+/// the segmenter's cut beat's second fragment worked out as the beat loads). Below it the
+/// blocks build the narrow forms only, and their Verilog is the same text as before the wide
+/// forms existed: at W = 8, any change to `mpa_tx`'s Verilog redraws the placement, and the
+/// line rate there has 0.2 % margin (README, transmit path, stop 69). The wide forms are built
+/// as one-entry vectors of signals and registers (none below this width), each assigned after
+/// the narrow form it replaces, which synthesis then drops.
 pub const TX_WIDE_FORMS_FROM_W: usize = 16;
 
 /// 1 when the transmit blocks build their wide forms at width `w`, else 0 (the length of
@@ -38,6 +40,11 @@ pub const fn tx_wide_forms(w: usize) -> usize {
     } else {
         0
     }
+}
+
+/// `n` default-built entries: a wide-form vector's (`n` from [`tx_wide_forms`]).
+pub(crate) fn wide_entries<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
 }
 
 /// The widths the transmit blocks accept: 4, 8, 16, 32 or 64 bytes (whole 4-octet words).

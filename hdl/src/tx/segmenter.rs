@@ -44,7 +44,10 @@
 //! | `oversize` | out | 1 | one-cycle pulse per FPDU longer than EMSS |
 //!
 //! ### Parameters
-//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`. From W = 16
+//! ([`crate::tx::TX_WIDE_FORMS_FROM_W`]) F3 also keeps its beat moved down by the cut (`B` flip-
+//! flops more), loaded with the beat, so that a cut beat's second fragment is a register into
+//! the head slice, not a shifter; W = 4 and 8 keep their Verilog text.
 //!
 //! ### Latency and throughput
 //! Seven cycles from an input beat to its output beat when the segment goes on (F1, F2, F2b, F3,
@@ -165,6 +168,12 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     // F3 holds a cut beat whose first fragment has not gone (f3_v & f3_split & !f3_phase), as
     // a register: the F stages' advance (a wide enable) reads it.
     f3_hold: DFF<Bit>,
+    // The wide form (W >= TX_WIDE_FORMS_FROM_W; empty below): F3's beat moved down by the cut,
+    // worked out as F3 loads (from F2's beat and piece_left, the cut's source), so that the
+    // second fragment of a cut beat is one 2:1 select into the head slice instead of a shifter
+    // behind f3_split and f3_phase (the limit at W = 32 once the Marker inserter's rotation
+    // had moved, README, transmit path, stop 70).
+    f3_rest: Vec<DFF<Bits<B>>>,
     fp_ca: DFF<Bit>,
     fp_over: DFF<Bit>,
     fp_emw: DFF<Bits<16>>,
@@ -340,6 +349,7 @@ impl<const W: usize, const B: usize> TxSegmenter<W, B> {
             f3_cb: Default::default(),
             f3_split: Default::default(),
             f3_cut: Default::default(),
+            f3_rest: crate::tx::wide_entries(crate::tx::tx_wide_forms(W)),
             f3_piece_end: Default::default(),
             f3_phase: Default::default(),
             f3_hold: Default::default(),
@@ -979,6 +989,22 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.over_q.d.next = false;
             self.idle_left.d.next = self.cfg_idle.val();
             self.idle_hit.d.next = false;
+        }
+
+        // ---- Wide form (W >= TX_WIDE_FORMS_FROM_W): the second fragment precomputed. ----
+        for i in 0..self.f3_rest.len() {
+            self.f3_rest[i].clock.next = self.clock.val();
+            self.f3_rest[i].d.next = self.f3_rest[i].q.val();
+            if self.adv.val() {
+                self.f3_rest[i].d.next = self.f2_data.q.val()
+                    >> (bit_cast::<16, 6>(
+                        bit_cast::<6, 16>(self.piece_left.q.val()) & self.c_wmask.val(),
+                    ) << 5);
+            }
+            self.head.s_axis.data.next = self.f3_data.q.val();
+            if self.f3_split.q.val() & self.f3_phase.q.val() {
+                self.head.s_axis.data.next = self.f3_rest[i].q.val();
+            }
         }
     }
 }
