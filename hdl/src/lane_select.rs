@@ -1,8 +1,8 @@
 //! `LaneSelect`: the 32-bit lane of a beat that a one-hot picks, as a `U`-bit value.
 //!
 //! The Marker inserter's wide form (RFC 5044 4.2, [`crate::tx::marker_inserter`]) takes the
-//! word pushed out of an expanded beat from the lane of the FPDU's first word, which it holds
-//! one-hot. This block is that select: an AND-OR of the lanes, no barrel shifter and no
+//! word pushed out of an expanded beat from the lane that holds the beat's word 0 (the beat is
+//! rotated by the Markers put into its FPDU so far), which it holds one-hot. This block is that select: an AND-OR of the lanes, no barrel shifter and no
 //! decoder. It exists as a block so that a caller can build it inside a one-entry vector
 //! (`hdl_gen` evaluates a `bit_cast`'s width when it generates, which a vector that is empty
 //! at some widths cannot give it).

@@ -206,6 +206,8 @@ fn mpa_tx_wide_forms_are_built_from_w16_only() {
             "gb_d$0$rot",
             "re$0$q",
             "extra_sel$0$word",
+            "ul$0$q",
+            "f3_rest$0$q",
         ] {
             assert_eq!(v.contains(name), w >= 16, "W={w}: {name}");
         }

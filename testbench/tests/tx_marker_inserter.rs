@@ -91,6 +91,23 @@ macro_rules! inserter_tests {
                 }
             }
 
+            /// FPDUs of 8,200 to 9,000 octets (16 Markers or more each), with idle cycles and
+            /// backpressure: the Markers' count in an FPDU wraps modulo W/4 and fills `acc`
+            /// with a beat of Markers at every W (the wide form's `rd` and `re` wrap).
+            #[test]
+            fn long_fpdus_with_many_markers_match_golden() {
+                let mut r = rng(700 + $w);
+                let offset = r.gen_range(0..128u32) * 4;
+                let u: Vec<Vec<u8>> =
+                    (0..10).map(|k| ulpdu(r.gen_range(8200..=9000), k as u8)).collect();
+                let opts = PacketRun {
+                    idle: Pattern::Random { p: 0.8, seed: 3 },
+                    backpressure: Pattern::Random { p: 0.7, seed: 4 },
+                    ..PacketRun::default()
+                };
+                run($engine, $w, offset, &u, true, opts);
+            }
+
             #[test]
             fn markers_off_passes_fpdus_unchanged() {
                 let (offset, u) = random_stream(9 + $w, 20, 700);

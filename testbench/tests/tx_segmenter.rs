@@ -88,6 +88,21 @@ macro_rules! segmenter_tests {
                 }
             }
 
+            /// Oversize FPDUs cut under idle cycles and backpressure: a cut beat's second
+            /// fragment waits in F3 (the wide form's `f3_rest` from W = 16).
+            #[test]
+            fn oversize_fpdus_cut_under_idle_and_backpressure_match_golden() {
+                for (k, emss) in [128u32, 257].into_iter().enumerate() {
+                    let opts = PacketRun {
+                        idle: Pattern::Random { p: 0.7, seed: 7 + k as u64 },
+                        backpressure: Pattern::Random { p: 0.6, seed: 9 + k as u64 },
+                        ..PacketRun::default()
+                    };
+                    let st = stream(k as u64 + 60 + $w, 12, 2200, true, 0.2);
+                    run($engine, $w, &st, emss, u32::MAX - 40, opts);
+                }
+            }
+
             #[test]
             fn segments_with_idle_and_backpressure_match_golden() {
                 let opts = PacketRun {

@@ -49,7 +49,9 @@
 //! nothing or a tail is held, and a tail goes out before the next take), every beat but the
 //! last is full and so adds its Marker (if any) to `c`, and a full `acc` (`c` = W/4, that is 0
 //! modulo W/4) goes out before the next take. The decide stage keeps that count (`rd`), rotates
-//! the beat and its lane masks by it, and the expand stage works in the rotated lanes (its
+//! the beat by it and builds the lane masks in the rotated lanes (tb compared with registers
+//! `ul` that hold each lane's word index before rotation, stepped with `rd`, where the narrow
+//! form compares with constants), and the expand stage works in the rotated lanes (its
 //! words after the Marker move up one lane around the beat; the word pushed out is the one
 //! that lands on lane `rd`, picked by a one-hot count of the expand stage's own, `re`). The
 //! gearbox then only merges: its select is decoded from `c`, which no longer drives every
@@ -101,10 +103,12 @@ crate::sideband::sideband! {
         /// Words in the expanded beat: n, or n + 1 when a Marker goes in.
         words: Bits<6> = TX_FPDU_USER,
         /// Lanes (bit j: lane j) that keep their word: below the Marker, or all of them when
-        /// no Marker goes into the beat.
+        /// no Marker goes into the beat. (From W = 16 the lanes are rotated with the beat, and
+        /// "below" counts from the lane of the beat's word 0.)
         lo: Bits<16> = TX_FPDU_USER + 6,
         /// The lane that takes the Marker (none when no Marker goes into the beat); the lanes
-        /// in neither take the word of the lane below.
+        /// in neither take the word of the lane below (from W = 16, around the beat: lane 0
+        /// takes lane W/4 - 1).
         at: Bits<16> = TX_FPDU_USER + 22,
         /// FPDUPTR of the Marker, in octets.
         ptr: Bits<16> = TX_FPDU_USER + 38,
@@ -119,7 +123,8 @@ crate::sideband::sideband! {
         fpdu: Bits<TX_FPDU_USER> = 0,
         /// Words in the expanded beat: n, or n + 1 when a Marker went in.
         words: Bits<6> = TX_FPDU_USER,
-        /// The word pushed out above lane W/4 - 1 when there are W/4 + 1.
+        /// The word pushed out above lane W/4 - 1 when there are W/4 + 1 (from W = 16, the
+        /// beat's last word before rotation, taken from the lane of its word 0).
         extra: Bits<32> = TX_FPDU_USER + 6,
     }
 }
@@ -229,7 +234,8 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     // taken by the gearbox with `c` equal to the Markers put into the FPDU's earlier beats,
     // modulo W/4 (`c` is 0 at an FPDU's first beat, every beat but the last is full, and a full
     // `acc` is emitted before the next take), so the decide stage keeps that count itself
-    // (`rd`) and rotates the beat and its lane masks there; the expand stage works in the
+    // (`rd`) and rotates the beat there, its lane masks built rotated (from `ul`, each lane's
+    // word index before rotation); the expand stage works in the
     // rotated lanes (its own count, one-hot: `re`); the gearbox only merges, its select decoded
     // from `c` instead of `c` driving every lane's rotation multiplexers.
     rd: Vec<DFF<Bits<8>>>,
@@ -245,12 +251,11 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     extra_rep: Vec<Signal<Local, Bits<B>>>,
     c_lo_at: Vec<Constant<Bits<16>>>,
     c_at_at: Vec<Constant<Bits<16>>>,
-    c_lanes_mid: Vec<Constant<Bits<MID_USER>>>,
     c_mid_keep: Vec<Constant<Bits<MID_USER>>>,
     c_extra_at: Vec<Constant<Bits<16>>>,
     c_exp_keep: Vec<Constant<Bits<EXP_USER>>>,
-    c_mrot_l: Vec<Constant<Bits<16>>>,
-    c_mrot_r: Vec<Constant<Bits<16>>>,
+    ul: Vec<DFF<Bits<7>>>,
+    c_bit_mid: Vec<Constant<Bits<MID_USER>>>,
     c_lanes16: Vec<Constant<Bits<16>>>,
     c_lanes8: Vec<Constant<Bits<8>>>,
     c_rot1_r: Vec<Constant<Bits<16>>>,
@@ -273,7 +278,6 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
         crate::tx::check_tx_width("TxMarkerInserter", W);
         let words = W / 4;
         let wide = crate::tx::tx_wide_forms(W);
-        let stages = words.trailing_zeros() as usize;
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         let lane_mask = |j: usize| {
             let mut m = Bits::<B>::default();
@@ -373,7 +377,6 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             extra_rep: wide_entries(wide),
             c_lo_at: (0..wide).map(|_| c16(InsMidUser::LO_AT)).collect(),
             c_at_at: (0..wide).map(|_| c16(InsMidUser::AT_AT)).collect(),
-            c_lanes_mid: (0..wide).map(|_| Constant::new(ones_at(0, words))).collect(),
             c_mid_keep: (0..wide)
                 .map(|_| {
                     Constant::new(
@@ -386,8 +389,8 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_exp_keep: (0..wide)
                 .map(|_| Constant::new(!ones_at::<EXP_USER>(ExpUser::EXTRA_AT, 32)))
                 .collect(),
-            c_mrot_l: (0..wide * stages).map(|s| c16(1 << s)).collect(),
-            c_mrot_r: (0..wide * stages).map(|s| c16(words - (1 << s))).collect(),
+            ul: wide_entries(wide * words),
+            c_bit_mid: (0..wide * words).map(|j| Constant::new(ones_at(j, 1))).collect(),
             c_lanes16: (0..wide).map(|_| c16((1 << words) - 1)).collect(),
             c_lanes8: (0..wide).map(|_| Constant::new(((words - 1) as u64).into())).collect(),
             c_rot1_r: (0..wide).map(|_| c16(words - 1)).collect(),
@@ -656,7 +659,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
 
         // ---- Wide form (W >= TX_WIDE_FORMS_FROM_W): the rotation ahead of the gearbox. ----
         for i in 0..self.rd.len() {
-            // Decide: the beat and its lane masks rotated up by rd, the Markers put into the
+            // Decide: the beat rotated up by rd (its lane masks below), the Markers put into the
             // FPDU's earlier beats (mod W/4); 0 again after an FPDU's last beat.
             self.rd[i].clock.next = self.clock.val();
             self.rd[i].d.next = self.rd[i].q.val();
@@ -675,21 +678,39 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             self.gb_d[i].acc.next = 0.into();
             self.gb_d[i].hold.next = 0.into();
             self.mid.s_axis.data.next = self.gb_d[i].rot.val();
-            // (In MID_USER's width, taken out of and put back into mid_user by shifts and
-            // masks: hdl_gen's field setters and bit_cast evaluate their operand's width when
-            // they generate, which an empty vector cannot give.)
-            self.lo_r[i].next =
-                (self.mid_user.val() >> self.c_lo_at[i].val()) & self.c_lanes_mid[i].val();
-            self.at_r[i].next =
-                (self.mid_user.val() >> self.c_at_at[i].val()) & self.c_lanes_mid[i].val();
-            for s in 0..self.c_mrot_l.len() {
-                if self.rd[i].q.val().get_bit(s) {
-                    self.lo_r[i].next = ((self.lo_r[i].val() << self.c_mrot_l[s].val())
-                        | (self.lo_r[i].val() >> self.c_mrot_r[s].val()))
-                        & self.c_lanes_mid[i].val();
-                    self.at_r[i].next = ((self.at_r[i].val() << self.c_mrot_l[s].val())
-                        | (self.at_r[i].val() >> self.c_mrot_r[s].val()))
-                        & self.c_lanes_mid[i].val();
+            // The lane masks in the rotated lanes, from tb compared with each lane's index in
+            // the beat before rotation (ul, registers: lane j shows word (j - rd) mod W/4), as
+            // the narrow form compares tb with constants; no rotation behind the decision.
+            // (In MID_USER's width, put into mid_user by shifts and masks: hdl_gen's field
+            // setters and bit_cast evaluate their operand's width when they generate, which a
+            // vector that is empty at some widths cannot give.)
+            self.lo_r[i].next = 0.into();
+            self.at_r[i].next = 0.into();
+            for j in 0..self.ul.len() {
+                if !self.put.val() | (self.tb.q.val() > self.ul[j].q.val()) {
+                    self.lo_r[i].next = self.lo_r[i].val() | self.c_bit_mid[j].val();
+                }
+                if self.put.val() & (self.tb.q.val() == self.ul[j].q.val()) {
+                    self.at_r[i].next = self.at_r[i].val() | self.c_bit_mid[j].val();
+                }
+            }
+            // ul steps with rd: every lane shows the word one lane further back (a rotation of
+            // the registers, no adders); lane j shows word j again after an FPDU's last beat.
+            for j in 0..self.ul.len() {
+                self.ul[j].clock.next = self.clock.val();
+                self.ul[j].d.next = self.ul[j].q.val();
+            }
+            if self.e_take.val() & self.ins.val() {
+                for j in 1..(W / 4) {
+                    self.ul[j].d.next = self.ul[j - 1].q.val();
+                }
+                for j in (W / 4 - 1)..(W / 4) {
+                    self.ul[0].d.next = self.ul[j].q.val();
+                }
+            }
+            for j in 0..self.ul.len() {
+                if (self.e_take.val() & self.pre.m_axis.last.val()) | self.rst.val() {
+                    self.ul[j].d.next = self.c_lane7[j].val();
                 }
             }
             self.mid_user_r[i].next = (self.mid_user.val() & self.c_mid_keep[i].val())
@@ -699,7 +720,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
 
             // Expand, in the rotated lanes: the words after the Marker move up one lane
             // around the beat (lane 0 takes lane W/4 - 1); the word pushed out of the beat
-            // lands on the FPDU's first word, lane re (one-hot), and goes to the sideband.
+            // lands on the beat's word 0, lane re (one-hot), and goes to the sideband.
             self.re[i].clock.next = self.clock.val();
             self.re[i].d.next = self.re[i].q.val();
             if self.mid.m_axis.valid.val() & self.head.s_axis.ready.val() {
