@@ -43,7 +43,8 @@
 //! (with a tail or a full `acc` waiting it equals `acc` in the lanes kept), without the select
 //! of `acc` on the data path; W = 4 and 8 keep the select and their Verilog text.
 //!
-//! Also from W = 16, the gearbox's rotation moves two stages earlier, into the decide stage.
+//! From W = 32 ([`crate::tx::TX_ROTATE_AHEAD_FROM_W`]), the gearbox's rotation moves two stages
+//! earlier, into the decide stage.
 //! The gearbox takes a beat of an FPDU with `c` equal to the Markers put into the FPDU's earlier
 //! beats, modulo W/4: `c` is 0 at an FPDU's first beat (after the last beat of the one before,
 //! nothing or a tail is held, and a tail goes out before the next take), every beat but the
@@ -103,11 +104,11 @@ crate::sideband::sideband! {
         /// Words in the expanded beat: n, or n + 1 when a Marker goes in.
         words: Bits<6> = TX_FPDU_USER,
         /// Lanes (bit j: lane j) that keep their word: below the Marker, or all of them when
-        /// no Marker goes into the beat. (From W = 16 the lanes are rotated with the beat, and
+        /// no Marker goes into the beat. (From W = 32 the lanes are rotated with the beat, and
         /// "below" counts from the lane of the beat's word 0.)
         lo: Bits<16> = TX_FPDU_USER + 6,
         /// The lane that takes the Marker (none when no Marker goes into the beat); the lanes
-        /// in neither take the word of the lane below (from W = 16, around the beat: lane 0
+        /// in neither take the word of the lane below (from W = 32, around the beat: lane 0
         /// takes lane W/4 - 1).
         at: Bits<16> = TX_FPDU_USER + 22,
         /// FPDUPTR of the Marker, in octets.
@@ -123,7 +124,7 @@ crate::sideband::sideband! {
         fpdu: Bits<TX_FPDU_USER> = 0,
         /// Words in the expanded beat: n, or n + 1 when a Marker went in.
         words: Bits<6> = TX_FPDU_USER,
-        /// The word pushed out above lane W/4 - 1 when there are W/4 + 1 (from W = 16, the
+        /// The word pushed out above lane W/4 - 1 when there are W/4 + 1 (from W = 32, the
         /// beat's last word before rotation, taken from the lane of its word 0).
         extra: Bits<32> = TX_FPDU_USER + 6,
     }
@@ -230,7 +231,8 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     // (limiting at W = 16 and 32) is not needed; the lanes above keep are not looked at (as on
     // every stream here).
     merged_only: Vec<Constant<Bit>>,
-    // The wide form, continued: the rotation moves ahead of the gearbox. A beat of an FPDU is
+    // From W = 32 (TX_ROTATE_AHEAD_FROM_W; empty below): the rotation moves ahead of the
+    // gearbox. A beat of an FPDU is
     // taken by the gearbox with `c` equal to the Markers put into the FPDU's earlier beats,
     // modulo W/4 (`c` is 0 at an FPDU's first beat, every beat but the last is full, and a full
     // `acc` is emitted before the next take), so the decide stage keeps that count itself
@@ -278,6 +280,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
         crate::tx::check_tx_width("TxMarkerInserter", W);
         let words = W / 4;
         let wide = crate::tx::tx_wide_forms(W);
+        let ahead = crate::tx::tx_rotate_ahead(W);
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
         let lane_mask = |j: usize| {
             let mut m = Bits::<B>::default();
@@ -364,20 +367,20 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             words_out: Default::default(),
             olast: Default::default(),
             merged_only: (0..wide).map(|_| Constant::new(true)).collect(),
-            rd: wide_entries(wide),
-            gb_d: (0..wide).map(|_| Gearbox::new("TxMarkerInserter", 32)).collect(),
-            lo_r: wide_entries(wide),
-            at_r: wide_entries(wide),
-            mid_user_r: wide_entries(wide),
-            re: wide_entries(wide),
-            sh_r: wide_entries(wide),
-            exp_r: wide_entries(wide),
-            extra_sel: wide_entries(wide),
-            exp_user_r: wide_entries(wide),
-            extra_rep: wide_entries(wide),
-            c_lo_at: (0..wide).map(|_| c16(InsMidUser::LO_AT)).collect(),
-            c_at_at: (0..wide).map(|_| c16(InsMidUser::AT_AT)).collect(),
-            c_mid_keep: (0..wide)
+            rd: wide_entries(ahead),
+            gb_d: (0..ahead).map(|_| Gearbox::new("TxMarkerInserter", 32)).collect(),
+            lo_r: wide_entries(ahead),
+            at_r: wide_entries(ahead),
+            mid_user_r: wide_entries(ahead),
+            re: wide_entries(ahead),
+            sh_r: wide_entries(ahead),
+            exp_r: wide_entries(ahead),
+            extra_sel: wide_entries(ahead),
+            exp_user_r: wide_entries(ahead),
+            extra_rep: wide_entries(ahead),
+            c_lo_at: (0..ahead).map(|_| c16(InsMidUser::LO_AT)).collect(),
+            c_at_at: (0..ahead).map(|_| c16(InsMidUser::AT_AT)).collect(),
+            c_mid_keep: (0..ahead)
                 .map(|_| {
                     Constant::new(
                         !(ones_at::<MID_USER>(InsMidUser::LO_AT, 16)
@@ -385,16 +388,16 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
                     )
                 })
                 .collect(),
-            c_extra_at: (0..wide).map(|_| c16(ExpUser::EXTRA_AT)).collect(),
-            c_exp_keep: (0..wide)
+            c_extra_at: (0..ahead).map(|_| c16(ExpUser::EXTRA_AT)).collect(),
+            c_exp_keep: (0..ahead)
                 .map(|_| Constant::new(!ones_at::<EXP_USER>(ExpUser::EXTRA_AT, 32)))
                 .collect(),
-            ul: wide_entries(wide * words),
-            c_bit_mid: (0..wide * words).map(|j| Constant::new(ones_at(j, 1))).collect(),
-            c_lanes16: (0..wide).map(|_| c16((1 << words) - 1)).collect(),
-            c_lanes8: (0..wide).map(|_| Constant::new(((words - 1) as u64).into())).collect(),
-            c_rot1_r: (0..wide).map(|_| c16(words - 1)).collect(),
-            c_lsh: (0..wide * words).map(|j| c16(32 * j)).collect(),
+            ul: wide_entries(ahead * words),
+            c_bit_mid: (0..ahead * words).map(|j| Constant::new(ones_at(j, 1))).collect(),
+            c_lanes16: (0..ahead).map(|_| c16((1 << words) - 1)).collect(),
+            c_lanes8: (0..ahead).map(|_| Constant::new(((words - 1) as u64).into())).collect(),
+            c_rot1_r: (0..ahead).map(|_| c16(words - 1)).collect(),
+            c_lsh: (0..ahead * words).map(|j| c16(32 * j)).collect(),
         }
     }
 }

@@ -20,11 +20,10 @@ pub mod segmenter;
 
 pub use crate::sideband::{TX_FPDU_USER, TX_ULPDU_USER};
 
-/// The narrowest W at which `TxCrcUnit`, `TxFramer`, `TxMarkerInserter` and `TxSegmenter`
-/// build their wide forms (the CRC word written by a select per word; the length check's lane
-/// mismatches registered before they are reduced; the inserter's output data always the
-/// gearbox's merged beat, and its rotation done in the decide stage instead of the gearbox;
-/// the segmenter's cut beat's second fragment worked out as the beat loads). Below it the
+/// The narrowest W at which `TxCrcUnit`, `TxFramer` and `TxMarkerInserter` build their wide
+/// forms (the CRC word written by a select per word; the length check's lane mismatches
+/// registered before they are reduced; the inserter's output data always the gearbox's merged
+/// beat; from [`TX_ROTATE_AHEAD_FROM_W`] more of them). Below it the
 /// blocks build the narrow forms only, and their Verilog is the same text as before the wide
 /// forms existed: at W = 8, any change to `mpa_tx`'s Verilog redraws the placement, and the
 /// line rate there has 0.2 % margin (README, transmit path, stop 69). The wide forms are built
@@ -36,6 +35,24 @@ pub const TX_WIDE_FORMS_FROM_W: usize = 16;
 /// their wide-form vectors).
 pub const fn tx_wide_forms(w: usize) -> usize {
     if w >= TX_WIDE_FORMS_FROM_W {
+        1
+    } else {
+        0
+    }
+}
+
+/// The narrowest W at which the Marker inserter rotates its beats in its decide stage (its
+/// gearbox then only merges) and the segmenter keeps a cut beat's second fragment in a register
+/// of its own. Both help where the rotation's select fans out over many lanes: W = 64 went from
+/// 87.6 to 97.2 MHz at seed 1. At W = 16 the lane masks' comparisons with registers cost more
+/// than the 4-lane rotation they replace (126.4 against 143.9 MHz at seed 2), so W = 16 keeps
+/// stop 69's forms and Verilog (README, transmit path, stop 70).
+pub const TX_ROTATE_AHEAD_FROM_W: usize = 32;
+
+/// 1 when the transmit blocks rotate ahead of the gearbox at width `w`
+/// ([`TX_ROTATE_AHEAD_FROM_W`]), else 0 (the length of those vectors).
+pub const fn tx_rotate_ahead(w: usize) -> usize {
+    if w >= TX_ROTATE_AHEAD_FROM_W {
         1
     } else {
         0
