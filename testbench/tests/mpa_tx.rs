@@ -194,17 +194,17 @@ fn mpa_tx_rusthdl_and_verilator_agree_cycle_by_cycle() {
 #[test]
 fn mpa_tx_wide_forms_are_built_from_w16_only() {
     assert_eq!(hdl::tx::TX_WIDE_FORMS_FROM_W, 16);
-    assert_eq!(hdl::tx::TX_ROTATE_AHEAD_FROM_W, 32);
+    assert_eq!(hdl::tx::TX_ROTATE_AHEAD_FROM_W, 64);
     for w in hdl::export::WIDTHS {
         let v = sim::export::export_top(&hdl::export::mpa_tx_spec(w).unwrap()).unwrap().verilog;
         for name in ["lw_mask$0", "crc_mask$0", "el_ne_lanes$0", "ne_lanes$0", "merged_only$0"] {
             assert_eq!(v.contains(name), w >= 16, "W={w}: {name}");
         }
-        // From W = 32 (`hdl::tx::TX_ROTATE_AHEAD_FROM_W`): the inserter's rotation ahead of its
+        // At W = 64 (`hdl::tx::TX_ROTATE_AHEAD_FROM_W`): the inserter's rotation ahead of its
         // gearbox and the segmenter's second-fragment register.
         for name in ["rd$0$q", "gb_d$0$rot", "re$0$q", "extra_sel$0$word", "ul$0$q", "f3_rest$0$q"]
         {
-            assert_eq!(v.contains(name), w >= 32, "W={w}: {name}");
+            assert_eq!(v.contains(name), w >= 64, "W={w}: {name}");
         }
         // The narrow forms' registers stay in every width (synthesis drops what the wide forms
         // replace).

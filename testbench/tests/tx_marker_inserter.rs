@@ -93,7 +93,7 @@ macro_rules! inserter_tests {
 
             /// FPDUs of 8,200 to 9,000 octets (16 Markers or more each), with idle cycles and
             /// backpressure: the Markers' count in an FPDU wraps modulo W/4 and fills `acc`
-            /// with a beat of Markers at every W (from W = 32, `rd` and `re` wrap).
+            /// with a beat of Markers at every W (at W = 64, `rd` and `re` wrap).
             #[test]
             fn long_fpdus_with_many_markers_match_golden() {
                 let mut r = rng(700 + $w);

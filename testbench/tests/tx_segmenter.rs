@@ -89,7 +89,7 @@ macro_rules! segmenter_tests {
             }
 
             /// Oversize FPDUs cut under idle cycles and backpressure: a cut beat's second
-            /// fragment waits in F3 (`f3_rest` from W = 32).
+            /// fragment waits in F3 (`f3_rest` at W = 64).
             #[test]
             fn oversize_fpdus_cut_under_idle_and_backpressure_match_golden() {
                 for (k, emss) in [128u32, 257].into_iter().enumerate() {

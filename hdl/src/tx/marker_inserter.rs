@@ -43,7 +43,7 @@
 //! (with a tail or a full `acc` waiting it equals `acc` in the lanes kept), without the select
 //! of `acc` on the data path; W = 4 and 8 keep the select and their Verilog text.
 //!
-//! From W = 32 ([`crate::tx::TX_ROTATE_AHEAD_FROM_W`]), the gearbox's rotation moves two stages
+//! From W = 64 ([`crate::tx::TX_ROTATE_AHEAD_FROM_W`]), the gearbox's rotation moves two stages
 //! earlier, into the decide stage.
 //! The gearbox takes a beat of an FPDU with `c` equal to the Markers put into the FPDU's earlier
 //! beats, modulo W/4: `c` is 0 at an FPDU's first beat (after the last beat of the one before,
@@ -104,11 +104,11 @@ crate::sideband::sideband! {
         /// Words in the expanded beat: n, or n + 1 when a Marker goes in.
         words: Bits<6> = TX_FPDU_USER,
         /// Lanes (bit j: lane j) that keep their word: below the Marker, or all of them when
-        /// no Marker goes into the beat. (From W = 32 the lanes are rotated with the beat, and
+        /// no Marker goes into the beat. (At W = 64 the lanes are rotated with the beat, and
         /// "below" counts from the lane of the beat's word 0.)
         lo: Bits<16> = TX_FPDU_USER + 6,
         /// The lane that takes the Marker (none when no Marker goes into the beat); the lanes
-        /// in neither take the word of the lane below (from W = 32, around the beat: lane 0
+        /// in neither take the word of the lane below (at W = 64, around the beat: lane 0
         /// takes lane W/4 - 1).
         at: Bits<16> = TX_FPDU_USER + 22,
         /// FPDUPTR of the Marker, in octets.
@@ -124,7 +124,7 @@ crate::sideband::sideband! {
         fpdu: Bits<TX_FPDU_USER> = 0,
         /// Words in the expanded beat: n, or n + 1 when a Marker went in.
         words: Bits<6> = TX_FPDU_USER,
-        /// The word pushed out above lane W/4 - 1 when there are W/4 + 1 (from W = 32, the
+        /// The word pushed out above lane W/4 - 1 when there are W/4 + 1 (at W = 64, the
         /// beat's last word before rotation, taken from the lane of its word 0).
         extra: Bits<32> = TX_FPDU_USER + 6,
     }
@@ -231,7 +231,7 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     // (limiting at W = 16 and 32) is not needed; the lanes above keep are not looked at (as on
     // every stream here).
     merged_only: Vec<Constant<Bit>>,
-    // From W = 32 (TX_ROTATE_AHEAD_FROM_W; empty below): the rotation moves ahead of the
+    // At W = 64 (TX_ROTATE_AHEAD_FROM_W; empty below): the rotation moves ahead of the
     // gearbox. A beat of an FPDU is
     // taken by the gearbox with `c` equal to the Markers put into the FPDU's earlier beats,
     // modulo W/4 (`c` is 0 at an FPDU's first beat, every beat but the last is full, and a full

@@ -44,10 +44,13 @@ pub const fn tx_wide_forms(w: usize) -> usize {
 /// The narrowest W at which the Marker inserter rotates its beats in its decide stage (its
 /// gearbox then only merges) and the segmenter keeps a cut beat's second fragment in a register
 /// of its own. Both help where the rotation's select fans out over many lanes: W = 64 went from
-/// 87.6 to 97.2 MHz at seed 1. At W = 16 the lane masks' comparisons with registers cost more
-/// than the 4-lane rotation they replace (126.4 against 143.9 MHz at seed 2), so W = 16 keeps
-/// stop 69's forms and Verilog (README, transmit path, stop 70).
-pub const TX_ROTATE_AHEAD_FROM_W: usize = 32;
+/// 87.6 to 97.2 MHz at seed 1. At W = 32 they take the inserter off the critical path, but the
+/// segmenter's input position (`ipos_m2`) then limits at about the same Fmax (118.3 / 116.0 /
+/// 108.1 MHz at seeds 1 / 2 / 3 against 111.2 / 118.4 / 115.3); at W = 16 the lane masks'
+/// comparisons with registers cost more than the 4-lane rotation they replace (126.4 against
+/// 143.9 MHz at seed 2). So W = 4 to 32 keep stop 69's forms and Verilog (README, transmit
+/// path, stop 70).
+pub const TX_ROTATE_AHEAD_FROM_W: usize = 64;
 
 /// 1 when the transmit blocks rotate ahead of the gearbox at width `w`
 /// ([`TX_ROTATE_AHEAD_FROM_W`]), else 0 (the length of those vectors).

@@ -44,10 +44,10 @@
 //! | `oversize` | out | 1 | one-cycle pulse per FPDU longer than EMSS |
 //!
 //! ### Parameters
-//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`. From W = 32
+//! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`. At W = 64
 //! ([`crate::tx::TX_ROTATE_AHEAD_FROM_W`]) F3 also keeps its beat moved down by the cut (`B`
 //! flip-flops more), loaded with the beat, so that a cut beat's second fragment is a register
-//! into the head slice, not a shifter; W = 4, 8 and 16 keep their Verilog text.
+//! into the head slice, not a shifter; W = 4 to 32 keep their Verilog text.
 //!
 //! ### Latency and throughput
 //! Seven cycles from an input beat to its output beat when the segment goes on (F1, F2, F2b, F3,
@@ -168,7 +168,7 @@ pub struct TxSegmenter<const W: usize, const B: usize> {
     // F3 holds a cut beat whose first fragment has not gone (f3_v & f3_split & !f3_phase), as
     // a register: the F stages' advance (a wide enable) reads it.
     f3_hold: DFF<Bit>,
-    // From W = 32 (TX_ROTATE_AHEAD_FROM_W; empty below): F3's beat moved down by the cut,
+    // At W = 64 (TX_ROTATE_AHEAD_FROM_W; empty below): F3's beat moved down by the cut,
     // worked out as F3 loads (from F2's beat and piece_left, the cut's source), so that the
     // second fragment of a cut beat is one 2:1 select into the head slice instead of a shifter
     // behind f3_split and f3_phase (the limit at W = 32 once the Marker inserter's rotation
