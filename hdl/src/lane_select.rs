@@ -41,7 +41,7 @@ impl<const B: usize, const U: usize> LaneSelect<B, U> {
     /// Builds the select; panics with a message naming the rule if `B` or `U` is illegal.
     pub fn new() -> Self {
         assert!(
-            B % 32 == 0 && (32..=512).contains(&B) && U >= 32,
+            B.is_multiple_of(32) && (32..=512).contains(&B) && U >= 32,
             "LaneSelect: B is whole 32-bit lanes, 32 to 512 bits, and U at least 32 (got B = \
              {B}, U = {U})"
         );
