@@ -2,8 +2,8 @@
 //!
 //! The Marker inserter's wide form (RFC 5044 4.2, [`crate::tx::marker_inserter`]) takes the
 //! word pushed out of an expanded beat from the lane that holds the beat's word 0 (the beat is
-//! rotated by the Markers put into its FPDU so far), which it holds one-hot. This block is that select: an AND-OR of the lanes, no barrel shifter and no
-//! decoder. It exists as a block so that a caller can build it inside a one-entry vector
+//! rotated by the Markers put into its FPDU so far), which it holds one-hot. This block is
+//! that select: an AND-OR of the lanes, no barrel shifter and no decoder. It exists as a block so that a caller can build it inside a one-entry vector
 //! (`hdl_gen` evaluates a `bit_cast`'s width when it generates, which a vector that is empty
 //! at some widths cannot give it).
 //!
@@ -20,6 +20,7 @@
 //! ### Latency, throughput, reset
 //! Combinational (no clock, no reset).
 
+use crate::stream::ones_at;
 use rust_hdl::prelude::*;
 
 /// The one-hot lane select; see the module documentation.
@@ -46,18 +47,11 @@ impl<const B: usize, const U: usize> LaneSelect<B, U> {
              {B}, U = {U})"
         );
         let lanes = B / 32;
-        let lane_mask = |j: usize| {
-            let mut m = Bits::<B>::default();
-            for b in 32 * j..32 * j + 32 {
-                m = m.replace_bit(b, true);
-            }
-            m
-        };
         Self {
             data: Default::default(),
             sel: Default::default(),
             word: Default::default(),
-            c_lane_mask: (0..lanes).map(|j| Constant::new(lane_mask(j))).collect(),
+            c_lane_mask: (0..lanes).map(|j| Constant::new(ones_at(32 * j, 32))).collect(),
             c_lsh: (0..lanes).map(|j| Constant::new(((32 * j) as u64).into())).collect(),
             picked: Default::default(),
             folded: Default::default(),

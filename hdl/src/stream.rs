@@ -144,3 +144,13 @@ pub fn keep_for(n: usize) -> u64 {
         (1u64 << n) - 1
     }
 }
+
+/// A constant with ones in bits `at..at + k` (lane masks and field masks built when a block is
+/// constructed); bits at and above `N` are left out.
+pub fn ones_at<const N: usize>(at: usize, k: usize) -> Bits<N> {
+    let mut m = Bits::<N>::default();
+    for b in at..(at + k).min(N) {
+        m = m.replace_bit(b, true);
+    }
+    m
+}

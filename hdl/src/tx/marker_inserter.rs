@@ -56,7 +56,7 @@
 //! words after the Marker move up one lane around the beat; the word pushed out is the one
 //! that lands on lane `rd`, picked by a one-hot count of the expand stage's own, `re`). The
 //! gearbox then only merges: its select is decoded from `c`, which no longer drives every
-//! lane's rotation multiplexers (the limit at W = 32 and 64, README, transmit path, stop 70).
+//! lane's rotation multiplexers (the limit at W = 64 before; README, transmit path, stop 70).
 //! ```text
 //!  wide form:  decide: rotate by rd ─► mid ─► expand (rotated lanes; extra = lane re) ─► head ─► merge by c ─► out
 //! ```
@@ -75,7 +75,7 @@ use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
 use crate::lane_select::LaneSelect;
 use crate::sideband::TxFpduUserFields;
-use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use crate::stream::{check_stream_params, ones_at, StreamSink, StreamSource};
 use crate::stream_outq_rr::StreamOutQRr;
 use crate::stream_skid::StreamSkid;
 use crate::tx::{wide_entries, TX_FPDU_USER};
@@ -232,14 +232,13 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     // every stream here).
     merged_only: Vec<Constant<Bit>>,
     // At W = 64 (TX_ROTATE_AHEAD_FROM_W; empty below): the rotation moves ahead of the
-    // gearbox. A beat of an FPDU is
-    // taken by the gearbox with `c` equal to the Markers put into the FPDU's earlier beats,
-    // modulo W/4 (`c` is 0 at an FPDU's first beat, every beat but the last is full, and a full
-    // `acc` is emitted before the next take), so the decide stage keeps that count itself
-    // (`rd`) and rotates the beat there, its lane masks built rotated (from `ul`, each lane's
-    // word index before rotation); the expand stage works in the
-    // rotated lanes (its own count, one-hot: `re`); the gearbox only merges, its select decoded
-    // from `c` instead of `c` driving every lane's rotation multiplexers.
+    // gearbox. A beat of an FPDU is taken by the gearbox with `c` equal to the Markers put into
+    // the FPDU's earlier beats, modulo W/4 (`c` is 0 at an FPDU's first beat, every beat but
+    // the last is full, and a full `acc` is emitted before the next take), so the decide stage
+    // keeps that count itself (`rd`) and rotates the beat there, its lane masks built rotated
+    // (from `ul`, each lane's word index before rotation); the expand stage works in the
+    // rotated lanes (its own count, one-hot: `re`); the gearbox only merges, its select
+    // decoded from `c` instead of `c` driving every lane's rotation multiplexers.
     rd: Vec<DFF<Bits<8>>>,
     gb_d: Vec<Gearbox<B>>,
     lo_r: Vec<Signal<Local, Bits<MID_USER>>>,
@@ -264,15 +263,6 @@ pub struct TxMarkerInserter<const W: usize, const B: usize> {
     c_lsh: Vec<Constant<Bits<16>>>,
 }
 
-/// Ones in bits `at..at + k`.
-fn ones_at<const N: usize>(at: usize, k: usize) -> Bits<N> {
-    let mut m = Bits::<N>::default();
-    for b in at..at + k {
-        m = m.replace_bit(b, true);
-    }
-    m
-}
-
 impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
     /// Builds the inserter; panics with a message naming the rule if `W`/`B` is illegal.
     pub fn new() -> Self {
@@ -282,13 +272,6 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
         let wide = crate::tx::tx_wide_forms(W);
         let ahead = crate::tx::tx_rotate_ahead(W);
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
-        let lane_mask = |j: usize| {
-            let mut m = Bits::<B>::default();
-            for b in 32 * j..32 * j + 32 {
-                m = m.replace_bit(b, true);
-            }
-            m
-        };
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -320,7 +303,7 @@ impl<const W: usize, const B: usize> TxMarkerInserter<W, B> {
             c_kmask: Constant::new(((words + 2).next_power_of_two() as u64 - 1).into()),
             c_top: c16(B - 32),
             c_lane7: (0..words).map(|j| Constant::new((j as u64).into())).collect(),
-            c_lane_mask: (0..words).map(|j| Constant::new(lane_mask(j))).collect(),
+            c_lane_mask: (0..words).map(|j| Constant::new(ones_at(32 * j, 32))).collect(),
             c_lane_bit: (0..words).map(|j| Constant::new((1u64 << j).into())).collect(),
             kw: KeepWords::new(),
             e_take: Default::default(),
@@ -660,7 +643,7 @@ impl<const W: usize, const B: usize> Logic for TxMarkerInserter<W, B> {
             self.acc_use_n.d.next = false;
         }
 
-        // ---- Wide form (W >= TX_WIDE_FORMS_FROM_W): the rotation ahead of the gearbox. ----
+        // ---- W >= TX_ROTATE_AHEAD_FROM_W: the rotation ahead of the gearbox. ----
         for i in 0..self.rd.len() {
             // Decide: the beat rotated up by rd (its lane masks below), the Markers put into the
             // FPDU's earlier beats (mod W/4); 0 again after an FPDU's last beat.

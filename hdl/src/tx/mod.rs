@@ -62,7 +62,8 @@ pub const fn tx_rotate_ahead(w: usize) -> usize {
     }
 }
 
-/// `n` default-built entries: a wide-form vector's (`n` from [`tx_wide_forms`]).
+/// `n` default-built entries: a wide-form vector's (`n` from [`tx_wide_forms`] or
+/// [`tx_rotate_ahead`]).
 pub(crate) fn wide_entries<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }

@@ -991,7 +991,7 @@ impl<const W: usize, const B: usize> Logic for TxSegmenter<W, B> {
             self.idle_hit.d.next = false;
         }
 
-        // ---- Wide form (W >= TX_WIDE_FORMS_FROM_W): the second fragment precomputed. ----
+        // ---- W >= TX_ROTATE_AHEAD_FROM_W: the second fragment precomputed. ----
         for i in 0..self.f3_rest.len() {
             self.f3_rest[i].clock.next = self.clock.val();
             self.f3_rest[i].d.next = self.f3_rest[i].q.val();
