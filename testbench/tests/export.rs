@@ -190,28 +190,23 @@ fn export_checkers_reject_broken_verilog() {
     assert!(verilator_lint(&undriven, "undriven").is_err(), "lint accepted an undriven output");
 }
 
-/// FNV-1a (64 bits) of a text: a fixed, dependency-free fingerprint for the pin below.
-fn fnv1a64(text: &str) -> u64 {
-    text.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
 /// `mpa_tx_w8` and `mpa_rx_w8` keep the Verilog text whose Fmax the README reports at seeds 1
 /// to 3 (`mpa_tx_w8` 159.8 / 157.9 / 156.6 MHz, 0.2 % above the line rate at seed 3;
-/// `mpa_rx_w8` 106.5 / 107.3 / 102.6). Any change of that text redraws the placement, even a
+/// `mpa_rx_w8` 106.5 / 107.3 / 102.6; all six measured again on this text at stop 71). Any change of that text redraws the placement, even a
 /// change of names alone (stop 68: 151.4 MHz at seed 1 with the same cells under other names),
 /// and `make test`'s floors check seed 1 only. So a change to W = 8's text is a decision: run
 /// `make fmax-seeds` (seeds 1 to 3, about 8 minutes), put the figures in the README, and then
-/// update the fingerprint here. The wide forms (`hdl::tx::TX_WIDE_FORMS_FROM_W`) exist so that
-/// work on W = 16 and up leaves this text alone.
+/// update the fingerprint here (FNV-1a: `sim::verilator::fnv1a`, the Verilator cache's hash).
+/// The wide forms (`hdl::tx::TX_WIDE_FORMS_FROM_W`) exist so that work on W = 16 and up leaves
+/// this text alone.
 #[test]
 fn w8_datapath_tops_keep_the_verilog_text_measured_at_three_seeds() {
     for (spec, want) in [
-        (hdl::export::mpa_tx_spec(8).unwrap(), 0x901f_5059_1bd1_a79f_u64),
-        (hdl::export::mpa_rx_spec(8).unwrap(), 0x7c58_e9d2_46be_f7b0_u64),
+        (hdl::export::mpa_tx_spec(8).unwrap(), 0xb6dc_e76a_453f_6820_u64),
+        (hdl::export::mpa_rx_spec(8).unwrap(), 0x0a0c_9f4e_367e_3b3d_u64),
     ] {
         let v = sim::export::export_top(&spec).unwrap().verilog;
-        let got = fnv1a64(&v);
+        let got = sim::verilator::fnv1a(&[v.as_bytes()]);
         assert_eq!(
             got,
             want,
