@@ -192,13 +192,13 @@ fn export_checkers_reject_broken_verilog() {
 
 /// `mpa_tx_w8` and `mpa_rx_w8` keep the Verilog text whose Fmax the README reports at seeds 1
 /// to 3 (`mpa_tx_w8` 159.8 / 157.9 / 156.6 MHz, 0.2 % above the line rate at seed 3;
-/// `mpa_rx_w8` 106.5 / 107.3 / 102.6; all six measured again on this text at stop 71). Any change of that text redraws the placement, even a
-/// change of names alone (stop 68: 151.4 MHz at seed 1 with the same cells under other names),
-/// and `make test`'s floors check seed 1 only. So a change to W = 8's text is a decision: run
-/// `make fmax-seeds` (seeds 1 to 3, about 8 minutes), put the figures in the README, and then
-/// update the fingerprint here (FNV-1a: `sim::verilator::fnv1a`, the Verilator cache's hash).
-/// The wide forms (`hdl::tx::TX_WIDE_FORMS_FROM_W`) exist so that work on W = 16 and up leaves
-/// this text alone.
+/// `mpa_rx_w8` 106.5 / 107.3 / 102.6; all six measured again on this text at stop 71). Any
+/// change of that text redraws the placement, even a change of names alone (stop 68: 151.4 MHz
+/// at seed 1 with the same cells under other names), and `make test`'s floors check seed 1
+/// only. So a change to W = 8's text is a decision: run `make fmax-seeds` (seeds 1 to 3, about
+/// 8 minutes), put the figures in the README, and then update the fingerprint here (FNV-1a:
+/// `sim::verilator::fnv1a`, the Verilator cache's hash). The wide forms
+/// (`hdl::tx::TX_WIDE_FORMS_FROM_W`) exist so that work on W = 16 and up leaves this text alone.
 #[test]
 fn w8_datapath_tops_keep_the_verilog_text_measured_at_three_seeds() {
     for (spec, want) in [
