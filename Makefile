@@ -226,7 +226,8 @@ test-extra: deps
 # The lockstep tests are left out: they compare
 # with the rust-hdl model's declared values, which include data registers no output qualifies
 # before reset. CI runs it after make test-long.
-X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback
+X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback \
+    rx_realigner_table
 X_INITIAL_SKIP := $(if $(RNIC_X_INITIAL_ALL),,--skip _w4 --skip _w16 --skip _w32 --skip _w64)
 test-x-initial: deps
 	RNIC_VERILATOR_X=unique $(CARGO) $(TEST_RUN) \

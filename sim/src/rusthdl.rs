@@ -243,7 +243,8 @@ impl<T: DirectTop> CycleSim for RustHdlSim<T> {
 /// Implements [`DirectTop`] for a block from a list of its ports: `in name` / `out name` for a
 /// plain port, `sink name` / `source name` for a stream bundle (its six fields), `axi_master
 /// name` / `axil_slave name` for the AXI4 write channels and the AXI4-Lite slave of
-/// [`hdl::axi`]. The block's clock must be the field `clock`.
+/// [`hdl::axi`], `in0 name` / `out0 name` for the one entry of an optional port (a `Vec` of
+/// one signal, rust-hdl's `name$0`). The block's clock must be the field `clock`.
 ///
 /// ```ignore
 /// sim::direct_top!([const W: usize, const B: usize] TxFramer<W, B> {
@@ -279,6 +280,22 @@ macro_rules! direct_top {
         if $n == stringify!($f) {
             return Some($crate::rusthdl::Binding::Output(|t, o| {
                 $crate::rusthdl::to_words(t.$f.val(), o)
+            }));
+        }
+    };
+    // The one entry of an optional port (a `Vec` of one signal when built, empty otherwise:
+    // rust-hdl names it `f$0`; a block built without it never asks for the name).
+    (@arm $n:ident, in0 $f:ident) => {
+        if $n == concat!(stringify!($f), "$0") {
+            return Some($crate::rusthdl::Binding::Input(|t, v| {
+                t.$f[0].next = $crate::rusthdl::from_words(v)
+            }));
+        }
+    };
+    (@arm $n:ident, out0 $f:ident) => {
+        if $n == concat!(stringify!($f), "$0") {
+            return Some($crate::rusthdl::Binding::Output(|t, o| {
+                $crate::rusthdl::to_words(t.$f[0].val(), o)
             }));
         }
     };

@@ -8,6 +8,7 @@ use hdl::rx::crc_check::RxCrcCheck;
 use hdl::rx::delineator::RxDelineator;
 use hdl::rx::marker_stripper::RxMarkerStripper;
 use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
+use hdl::rx::realign_table::RxRealignerTable;
 use hdl::rx::realigner::RxRealigner;
 use hdl::rx::release::RxRelease;
 use hdl::rx::walker::RxFpduWalker;
@@ -16,7 +17,12 @@ use hdl::with_width;
 
 crate::direct_top!([const W: usize, const B: usize] RxRealigner<W, B> {
     in rst, in cfg_seq, in cfg_origin, sink s_axis, source m_axis, out err_seq, out seq_gap,
-    out cfg_misaligned, out busy
+    out cfg_misaligned, out busy, in0 ctx_in, in0 ctx_load, out0 ctx_out, out0 ctx_idle
+});
+
+crate::direct_top!([const W: usize, const B: usize] RxRealignerTable<W, B> {
+    in rst, in tbl_we, in tbl_conn, in tbl_rec, sink s_axis, source m_axis, out err_seq,
+    out err_conn, out busy
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
@@ -44,6 +50,28 @@ pub fn realigner(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, Stri
         engine,
         &format!("rx_realigner_w{W}"),
         RxRealigner::<W, B>::new()
+    ))
+}
+
+/// The realigner built with its context ports ([`RxRealigner::with_context`]: `ctx_in_0`,
+/// `ctx_load_0`, `ctx_out_0`, `ctx_idle_0`) at `width` bytes per beat.
+pub fn realigner_with_context(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_realigner_ctx_w{W}"),
+        RxRealigner::<W, B>::with_context()
+    ))
+}
+
+/// The realigner with its table of 16 connections' records ([`RxRealignerTable`]) at `width`
+/// bytes per beat.
+pub fn realigner_table(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_realigner_table_w{W}"),
+        RxRealignerTable::<W, B>::new()
     ))
 }
 

@@ -179,3 +179,244 @@ fn realigner_stream_ending_mid_word_and_empty_fin_segment() {
         run(Engine::RustHdl, w, &s, &segs, 0, 0, PacketRun::default());
     }
 }
+
+/// One connection of [`interleaved_connections`]: its stream and segments, and what the
+/// realigner gave for it.
+struct Conn {
+    stream: Vec<u8>,
+    seq: u32,
+    misaligned: bool,
+    segs: std::collections::VecDeque<InPacket>,
+    dropped: u64,
+    record: u64,
+    out: Vec<u8>,
+    users: Vec<u64>,
+    lasts: Vec<usize>,
+    pulses: u64,
+}
+
+/// Several connections' segments interleaved through one realigner built with its context
+/// record (DESIGN, "Connection state is explicit"; RFC 5044 B.2): between segments of
+/// different connections, once `ctx_idle`, the record of the one served is read out into a
+/// table (here, the test's) and the next one's loaded. Each connection must get exactly what it
+/// gets alone: its stream as whole words, FIN and lost octets flagged on its last beat, its
+/// out-of-sequence segment counted (`err_seq`) and kept sticky in its record, its misaligned
+/// flag. With `garbage`, records with random contents are offered with `ctx_load` while a
+/// segment is inside (not `ctx_idle`): they must change nothing. Returns the most cycles from
+/// a segment's last beat taken to `ctx_idle` without backpressure (the cost of a switch).
+fn interleaved_connections(
+    engine: Engine,
+    w: usize,
+    seed: u64,
+    idle: Pattern,
+    backpressure: Pattern,
+    garbage: bool,
+) -> u64 {
+    use hdl::rx::realigner::RealignCtx;
+    use sim::stream::{ReadyDriver, StreamDriver, StreamPorts};
+    let mut r = rng(seed);
+    let mut conns: Vec<Conn> = (0..4)
+        .map(|c| {
+            let stream = stream(seed * 10 + c, r.gen_range(300..1200));
+            // Connection 1's sequence numbers wrap through 2^32; connection 2's start is not
+            // 4-octet aligned from its origin.
+            let seq = if c == 1 { u32::MAX - 60 } else { r.gen() };
+            let misaligned = c == 2;
+            let origin = seq.wrapping_sub(400 + misaligned as u32);
+            let max = [1, 3, w + 1, 3 * w][c as usize % 4].max(2);
+            let mut segs = segments(&mut r, &stream, seq, max, true);
+            with_retransmissions(&mut r, &stream, seq, &mut segs, 2 * w + 3);
+            let mut dropped = 0;
+            if c == 3 {
+                segs.insert(2, InPacket::segment(vec![7; 3], seq.wrapping_add(50_000), false));
+                dropped = 1;
+            }
+            Conn {
+                stream,
+                seq,
+                misaligned,
+                segs: segs.into(),
+                dropped,
+                record: RealignCtx::fresh(seq, origin).pack(),
+                out: vec![],
+                users: vec![],
+                lasts: vec![],
+                pulses: 0,
+            }
+        })
+        .collect();
+    let mut sim = sim::rx::realigner_with_context(engine, w).unwrap();
+    let sim = sim.as_mut();
+    let port = |sim: &dyn sim::CycleSim, n: &str| sim.port(n).unwrap();
+    let (ctx_in, ctx_load) = (port(sim, "ctx_in_0"), port(sim, "ctx_load_0"));
+    let (ctx_out, ctx_idle) = (port(sim, "ctx_out_0"), port(sim, "ctx_idle_0"));
+    let (err_seq, misaligned) = (port(sim, "err_seq"), port(sim, "cfg_misaligned"));
+    // Reset to an unrelated stream: every connection's record is loaded before its segments.
+    let (cfg_seq, cfg_origin) = (port(sim, "cfg_seq"), port(sim, "cfg_origin"));
+    sim.set_u64(cfg_seq, 12345);
+    sim.set_u64(cfg_origin, 1);
+    sim.set_u64(ctx_load, 0);
+    sim.reset(2).unwrap();
+    let s = StreamPorts::find(sim, "s_axis").unwrap();
+    let m = StreamPorts::find(sim, "m_axis").unwrap();
+    let mut src = StreamDriver::new(s, idle);
+    let mut snk = ReadyDriver::new(m, backpressure);
+    let mut cur: Option<usize> = None;
+    // The connection whose segment goes next, picked once the one before is sent; after the
+    // out-of-sequence segment, always another one (its record is read out while the gap's
+    // pulse is still on its way into the sticky flag).
+    let mut pick: Option<usize> = None;
+    let mut force_switch = false;
+    let mut last_taken: Option<u64> = None;
+    let mut worst_switch = 0u64;
+    let mut loads = 0usize;
+    for _ in 0..400_000u64 {
+        let owner = cur;
+        let is_idle = sim.get_u64(ctx_idle) & 1 == 1;
+        let mut load = false;
+        if is_idle {
+            if let Some(t) = last_taken.take() {
+                worst_switch = worst_switch.max(sim.cycles() - t);
+            }
+        }
+        if src.pending() == 0 {
+            // The next segment: the same connection again (no load) or another one.
+            let left: Vec<usize> =
+                (0..conns.len()).filter(|&c| !conns[c].segs.is_empty()).collect();
+            if left.is_empty() {
+                if is_idle {
+                    let c = cur.unwrap();
+                    conns[c].record = sim.get_u64(ctx_out);
+                    break;
+                }
+            } else {
+                let c = *pick.get_or_insert_with(|| {
+                    let others: Vec<usize> =
+                        left.iter().copied().filter(|&c| Some(c) != cur).collect();
+                    let stay = cur.filter(|c| left.contains(c) && r.gen_bool(0.3));
+                    if force_switch && !others.is_empty() {
+                        others[r.gen_range(0..others.len())]
+                    } else {
+                        stay.unwrap_or_else(|| left[r.gen_range(0..left.len())])
+                    }
+                });
+                if Some(c) == cur {
+                    let g = conns[c].segs.pop_front().unwrap();
+                    force_switch = g.data == [7; 3];
+                    pick = None;
+                    src.push(sim::stream::message_beats(&g.data, w, g.user, 0xA5));
+                } else if is_idle {
+                    if let Some(p) = cur {
+                        conns[p].record = sim.get_u64(ctx_out);
+                    }
+                    sim.set_u64(ctx_in, conns[c].record);
+                    load = true;
+                    loads += 1;
+                    cur = Some(c);
+                }
+            }
+        }
+        if !load && garbage && !is_idle && r.gen_bool(0.2) {
+            sim.set_u64(ctx_in, r.gen::<u64>());
+            load = true;
+        }
+        sim.set_u64(ctx_load, load as u64);
+        src.drive(sim);
+        snk.drive(sim);
+        sim.eval();
+        let (sent, got) = (src.sent, snk.beats.len());
+        src.sample(sim);
+        snk.sample(sim);
+        if src.sent > sent && src.pending() == 0 && !garbage {
+            last_taken = Some(sim.cycles());
+        }
+        if let Some(o) = owner {
+            let k = &mut conns[o];
+            if snk.beats.len() > got {
+                let b = &snk.beats[got].1;
+                for i in 0..w {
+                    if (b.keep >> i) & 1 == 1 {
+                        k.out.push(b.data[i]);
+                    }
+                }
+                k.users.push(b.user);
+                if b.last {
+                    k.lasts.push(k.out.len());
+                }
+            }
+            k.pulses += sim.get_u64(err_seq) & 1;
+            if !is_idle {
+                assert_eq!(
+                    sim.get_u64(misaligned) & 1 == 1,
+                    k.misaligned,
+                    "{engine} W={w}: connection {o}'s misaligned flag"
+                );
+            }
+        } else {
+            assert_eq!(snk.beats.len(), got, "{engine} W={w}: a beat out before any connection");
+        }
+        sim.tick();
+    }
+    assert!(conns.iter().all(|c| c.segs.is_empty()), "{engine} W={w}: timed out");
+    assert!(loads >= 8, "{engine} W={w}: only {loads} switches");
+    for (i, c) in conns.iter().enumerate() {
+        let whole = c.stream.len() / 4 * 4;
+        assert_eq!(c.out.len(), whole, "{engine} W={w} connection {i}: octets out");
+        assert_eq!(c.out[..], c.stream[..whole], "{engine} W={w} connection {i}: the words");
+        let fin = 1 | (((c.stream.len() % 4 != 0) as u64) << 1);
+        assert_eq!(c.users.last().copied(), Some(fin), "{engine} W={w} connection {i}: FIN");
+        assert!(c.users[..c.users.len() - 1].iter().all(|&u| u == 0), "connection {i}: early FIN");
+        assert!(c.lasts.iter().all(|&n| n % 4 == 0), "connection {i}: packets of whole words");
+        assert_eq!(c.pulses, c.dropped, "{engine} W={w} connection {i}: dropped segments");
+        let rec = RealignCtx::unpack(c.record);
+        let end = c.seq.wrapping_add(c.stream.len() as u32);
+        assert_eq!(rec.exp_seq, end as u64, "{engine} W={w} connection {i}: record's sequence");
+        assert!(rec.done, "{engine} W={w} connection {i}: record's FIN");
+        assert_eq!(rec.gap, c.dropped > 0, "{engine} W={w} connection {i}: record's gap");
+        assert_eq!(rec.misaligned, c.misaligned, "{engine} W={w} connection {i}: misaligned");
+        assert_eq!(rec.held_n, (c.stream.len() % 4) as u64, "connection {i}: octets held");
+    }
+    worst_switch
+}
+
+macro_rules! context_tests {
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn interleaved_connections_get_what_each_gets_alone() {
+                // Without idle or backpressure a switch costs the pipeline's drain: from a
+                // segment's last beat taken to `ctx_idle`, at most 8 cycles: the input slice,
+                // two more when that beat is also a retransmission's first (its trim is
+                // registered), the decision into the op register, a flush of whole words left,
+                // the apply stage into the output queue, the queue, the beat taken.
+                let worst =
+                    interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always, false);
+                assert!(worst <= 8, "{} W={}: a switch waited {worst} cycles", $engine, $w);
+                let idle = Pattern::Random { p: 0.7, seed: 3 };
+                let bp = Pattern::Random { p: 0.6, seed: 4 };
+                interleaved_connections($engine, $w, 2, idle, bp, false);
+            }
+
+            #[test]
+            fn a_record_offered_while_a_segment_is_inside_changes_nothing() {
+                let bp = Pattern::Random { p: 0.7, seed: 5 };
+                interleaved_connections($engine, $w, 3, Pattern::Always, bp, true);
+            }
+        }
+    )*};
+}
+
+context_tests! {
+    ctx_rusthdl_w4: sim::Engine::RustHdl, 4;
+    ctx_rusthdl_w8: sim::Engine::RustHdl, 8;
+    ctx_rusthdl_w16: sim::Engine::RustHdl, 16;
+    ctx_rusthdl_w32: sim::Engine::RustHdl, 32;
+    ctx_rusthdl_w64: sim::Engine::RustHdl, 64;
+    ctx_verilator_w4: sim::Engine::Verilator, 4;
+    ctx_verilator_w8: sim::Engine::Verilator, 8;
+    ctx_verilator_w16: sim::Engine::Verilator, 16;
+    ctx_verilator_w32: sim::Engine::Verilator, 32;
+    ctx_verilator_w64: sim::Engine::Verilator, 64;
+}

@@ -18,6 +18,8 @@ pub mod cutter;
 pub mod delineator;
 pub mod marker_stripper;
 pub mod mpa_rx;
+pub mod realign_ctx;
+pub mod realign_table;
 pub mod realigner;
 pub mod release;
 pub mod verify;

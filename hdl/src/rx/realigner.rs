@@ -31,6 +31,10 @@
 //! | `seq_gap` | out | 1 | sticky: `err_seq` pulsed since `rst` |
 //! | `cfg_misaligned` | out | 1 | `cfg_seq - cfg_origin` is not a multiple of 4 (FPDUs start on 4-octet boundaries, 4.3) |
 //! | `busy` | out | 1 | a beat taken is still inside (input slice, output queue, a segment end being flushed); low: every whole word taken has gone out |
+//! | `ctx_in_0` | in | 61 | only when built [`RxRealigner::with_context`]: a connection's context record ([`RealignCtx`]) |
+//! | `ctx_load_0` | in | 1 | likewise: load `ctx_in_0` (honoured only while `ctx_idle_0`; no beat is taken in its cycle, whether or not it is honoured) |
+//! | `ctx_out_0` | out | 61 | likewise: the record of the connection being served (final while `ctx_idle_0`) |
+//! | `ctx_idle_0` | out | 1 | likewise: `busy` low and no segment begun: a record may be read out and another loaded |
 //!
 //! A segment that starts before the next expected octet (a retransmission, A.3) is trimmed: its
 //! first beat waits two cycles while the octets to skip are registered (whole beats, then the
@@ -60,8 +64,27 @@
 //!
 //! ### Reset
 //! `rst` loads the expected sequence number and empties the octet buffer.
+//!
+//! ### Context record (issue 14; DESIGN, "Connection state is explicit"; RFC 5044 B.2)
+//! What this block keeps about a connection between two of its segments is one record,
+//! [`RealignCtx`]: the next expected sequence number, the 0 to 3 octets of the incomplete word
+//! and their count, FIN seen, the sticky gap flag, the misaligned flag (61 bits). Everything
+//! else is per segment (cleared by its last beat) or per beat in flight. Built
+//! [`RxRealigner::with_context`], the block serves any number of connections from a table of
+//! records kept outside (block RAM in an RNIC; the test's own table in
+//! `testbench/tests/rx_realigner.rs`): between segments of different connections, once
+//! `ctx_idle_0` is high, the controller reads `ctx_out_0` into the table and pulses
+//! `ctx_load_0` with the next connection's record, then offers its segment. A connection's
+//! first record is [`RealignCtx::fresh`] (what `rst` gives with `cfg_seq` / `cfg_origin`);
+//! segments of the same connection back to back need no load. A switch costs the drain: from
+//! a segment's last beat taken to `ctx_idle_0`, 2 to 5 cycles mostly, at most 8 without
+//! backpressure (a retransmission's trim, a flush), then the load's cycle. A load offered while
+//! a segment is inside is ignored. [`RxRealigner::new`] builds neither the ports nor the logic,
+//! so `mpa_rx`'s Verilog is unchanged.
 
 use crate::gearbox::Gearbox;
+use crate::rx::realign_ctx::RealignCtxPack;
+pub use crate::rx::realign_ctx::{RealignCtx, REALIGN_CTX_BITS};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
 use crate::stream_skid::StreamSkid;
@@ -110,6 +133,16 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     pub cfg_misaligned: Signal<Out, Bit>,
     /// A beat taken is still inside (see the module documentation).
     pub busy: Signal<Out, Bit>,
+    /// Only when built [`RxRealigner::with_context`] (one entry; none otherwise): a
+    /// connection's context record ([`RealignCtx`]) to load.
+    pub ctx_in: Vec<Signal<In, Bits<REALIGN_CTX_BITS>>>,
+    /// Likewise: load `ctx_in` now (honoured only while `ctx_idle`; no beat is taken in its
+    /// cycle).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: the context record of the connection being served (final while `ctx_idle`).
+    pub ctx_out: Vec<Signal<Out, Bits<REALIGN_CTX_BITS>>>,
+    /// Likewise: between segments with nothing inside (`busy` low, no segment begun).
+    pub ctx_idle: Vec<Signal<Out, Bit>>,
     pre: StreamSkid<W, B, PRE_USER>,
     out: StreamOutQ<W, B, RX_WORD_USER>,
     exp_seq: DFF<Bits<32>>,
@@ -246,6 +279,8 @@ pub struct RxRealigner<const W: usize, const B: usize> {
     negk_h: Signal<Local, Bit>,
     negk_n: Signal<Local, Bit>,
     head_loads: Signal<Local, Bit>,
+    // The context record's wiring (one entry when built with the context ports).
+    ctx: Vec<RealignCtxPack<B>>,
 }
 
 impl<const W: usize, const B: usize> RxRealigner<W, B> {
@@ -264,6 +299,10 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             seq_gap: Default::default(),
             cfg_misaligned: Default::default(),
             busy: Default::default(),
+            ctx_in: vec![],
+            ctx_load: vec![],
+            ctx_out: vec![],
+            ctx_idle: vec![],
             pre: StreamSkid::loading_while_empty(),
             out: StreamOutQ::new(),
             exp_seq: Default::default(),
@@ -384,6 +423,23 @@ impl<const W: usize, const B: usize> RxRealigner<W, B> {
             negk_h: Default::default(),
             negk_n: Default::default(),
             head_loads: Default::default(),
+            ctx: vec![],
+        }
+    }
+
+    /// The realigner with the context ports (`ctx_in`, `ctx_load`, `ctx_out`, `ctx_idle`):
+    /// between segments, with nothing inside, the state it keeps about a connection is read out
+    /// and another connection's loaded, so that one realigner serves any number of connections
+    /// (the record's table is outside; see the module documentation). [`RxRealigner::new`]
+    /// builds neither ports nor logic: `mpa_rx`'s Verilog does not change.
+    pub fn with_context() -> Self {
+        Self {
+            ctx_in: vec![Default::default()],
+            ctx_load: vec![Default::default()],
+            ctx_out: vec![Default::default()],
+            ctx_idle: vec![Default::default()],
+            ctx: vec![RealignCtxPack::new()],
+            ..Self::new()
         }
     }
 }
@@ -478,6 +534,47 @@ impl<const W: usize, const B: usize> Logic for RxRealigner<W, B> {
         self.pre.s_axis.last.next = self.s_axis.last.val();
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();
+
+        // ---- Context record (only when built with it): read out, and loaded between segments
+        // with nothing inside (no beat in the input slice, no op, no flush, the output queue
+        // empty, no segment begun). A gap found in the cycle before is in the record already.
+        // The loads are written here, before the decision and apply stages: those assign
+        // these registers only when a beat or an op is inside, never in a cycle that loads, so
+        // their late selects stay last in front of the registers.
+        for k in 0..self.ctx.len() {
+            self.ctx[k].rec_in.next = self.ctx_in[k].val();
+            self.ctx[k].exp_seq.next = self.exp_seq.q.val();
+            self.ctx[k].acc.next = self.acc.q.val();
+            self.ctx[k].a.next = self.a.q.val();
+            self.ctx[k].done.next = self.done.q.val();
+            self.ctx[k].gap.next = self.gap.q.val() | self.err_q.q.val();
+            self.ctx[k].misaligned.next = self.misaligned.q.val();
+            self.ctx_out[k].next = self.ctx[k].rec_out.val();
+            self.ctx_idle[k].next = !self.pre.m_axis.valid.val()
+                & !self.opv.q.val()
+                & !self.out.m_axis.valid.val()
+                & !self.flush.q.val()
+                & !self.in_seg.q.val();
+            if self.ctx_load[k].val() {
+                self.s_axis.ready.next = false;
+                self.pre.s_axis.valid.next = false;
+                if !self.pre.m_axis.valid.val()
+                    & !self.opv.q.val()
+                    & !self.out.m_axis.valid.val()
+                    & !self.flush.q.val()
+                    & !self.in_seg.q.val()
+                {
+                    self.exp_seq.d.next = self.ctx[k].in_seq.val();
+                    self.acc.d.next = self.ctx[k].in_held.val();
+                    self.a.d.next = self.ctx[k].in_held_n.val();
+                    self.done.d.next = self.ctx[k].in_done.val();
+                    // (after `err_q`'s assignment above, which it replaces: that pulse
+                    // belongs to the connection served before and is in its record)
+                    self.gap.d.next = self.ctx[k].in_gap.val();
+                    self.misaligned.d.next = self.ctx[k].in_misaligned.val();
+                }
+            }
+        }
 
         // ---- The decision stage: what to do with the head beat and acc, from counts. ----
         // The apply stage (below) takes an op this cycle when its op register is empty or the
