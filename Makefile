@@ -160,6 +160,7 @@ bench: build
 	$(CARGO) run --release -q -p sim --example crc_speed 2>&1 | tee $(BUILD)/bench/sim_speed.txt
 	$(CARGO) run --release -q -p sim --example tx_rate 2>&1 | tee $(BUILD)/bench/tx_rate.txt
 	$(CARGO) run --release -q -p sim --example rx_rate 2>&1 | tee $(BUILD)/bench/rx_rate.txt
+	$(CARGO) run --release -q -p sim --example rx_conn_rate 2>&1 | tee $(BUILD)/bench/rx_conn_rate.txt
 	$(CARGO) run --release -q -p sim --example board_rate 2>&1 | tee $(BUILD)/bench/board_rate.txt
 	$(CARGO) run --release -q -p sim --example rx_place_rate 2>&1 | tee $(BUILD)/bench/rx_place.txt
 	$(CARGO) run --release -q -p sim --example icarus_speed 2>&1 | tee $(BUILD)/bench/icarus.txt

@@ -75,6 +75,60 @@ pub fn realigner_table(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>
     ))
 }
 
+/// Input beats per cycle of [`realigner_table`] for `conns` connections' `len`-octet segments in
+/// sequence, the connection changing with every segment (round robin, 8 rounds), no idle, no
+/// backpressure: each switch costs the realigner's drain and the load's cycle. With one
+/// connection, no switch.
+pub fn realigner_table_rate(
+    engine: Engine,
+    width: usize,
+    conns: u64,
+    len: usize,
+) -> Result<f64, String> {
+    use crate::stream::{message_beats, Pattern, ReadyDriver, StreamDriver, StreamPorts};
+    use hdl::rx::realign_table::{RealignCtx, RxConnSegmentUser};
+    let mut sim = realigner_table(engine, width)?;
+    let sim = sim.as_mut();
+    let (we, conn, rec) = (sim.port("tbl_we")?, sim.port("tbl_conn")?, sim.port("tbl_rec")?);
+    sim.set_u64(we, 0);
+    sim.reset(2)?;
+    let seq0 = |c: u64| (c as u32).wrapping_mul(0x9E37_79B9);
+    for c in 0..conns {
+        sim.set_u64(we, 1);
+        sim.set_u64(conn, c);
+        sim.set_u64(rec, RealignCtx::fresh(seq0(c), 0).pack());
+        sim.eval();
+        sim.tick();
+    }
+    sim.set_u64(we, 0);
+    let mut beats = vec![];
+    for k in 0..8u32 {
+        for c in 0..conns {
+            let data: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(31) ^ k as u8).collect();
+            let seq = seq0(c).wrapping_add(k * len as u32);
+            let user = RxConnSegmentUser { seq: seq as u64, fin: false, conn: c };
+            beats.extend(message_beats(&data, width, user.pack(), 0));
+        }
+    }
+    let total = beats.len() as u64;
+    let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis")?, Pattern::Always);
+    let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis")?, Pattern::Always);
+    src.push(beats);
+    let start = sim.cycles();
+    while src.pending() > 0 {
+        if sim.cycles() - start > 20 * total {
+            return Err(format!("W={width}: {} of {total} beats taken", src.sent));
+        }
+        src.drive(sim);
+        snk.drive(sim);
+        sim.eval();
+        src.sample(sim);
+        snk.sample(sim);
+        sim.tick();
+    }
+    Ok(total as f64 / (sim.cycles() - start) as f64)
+}
+
 /// The delineator alone at `width` bytes per beat.
 pub fn delineator(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
     hdl::export::check_width(width)?;

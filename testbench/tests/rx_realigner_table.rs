@@ -245,3 +245,19 @@ fn realigner_table_w4_w64_export_passes_yosys_check_and_verilator_lint() {
         sim::tools::verilator_lint(&file, &name).unwrap();
     }
 }
+
+/// The cost of a switch, measured (`sim::rx::realigner_table_rate`, also in `make bench`):
+/// 1448-octet and 64-octet segments of 4 connections in turn, against the same segments of one
+/// connection (no switch), at every W; the floors are the measured rates less about 0.01.
+#[test]
+fn round_robin_connections_rate_at_every_width() {
+    let floors =
+        [(4, 0.79, 0.98), (8, 0.66, 0.97), (16, 0.49, 0.95), (32, 0.33, 0.91), (64, 0.19, 0.84)];
+    for (w, small_min, big_min) in floors {
+        let rate = |n, len| sim::rx::realigner_table_rate(Engine::RustHdl, w, n, len).unwrap();
+        let (one, big, small) = (rate(1, 1448), rate(4, 1448), rate(4, 64));
+        assert!(one >= 0.99, "W={w}: one connection at {one:.3} beats per cycle");
+        assert!(big >= big_min, "W={w}: four connections' 1448-octet segments at {big:.3}");
+        assert!(small >= small_min, "W={w}: four connections' 64-octet segments at {small:.3}");
+    }
+}
