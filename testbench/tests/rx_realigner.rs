@@ -201,9 +201,11 @@ struct Conn {
 /// table (here, the test's) and the next one's loaded. Each connection must get exactly what it
 /// gets alone: its stream as whole words, FIN and lost octets flagged on its last beat, its
 /// out-of-sequence segment counted (`err_seq`) and kept sticky in its record, its misaligned
-/// flag. With `garbage`, records with random contents are offered with `ctx_load` while a
+/// flag; a segment after its FIN, offered after a switch back to it, is dropped without an
+/// error. With `garbage`, records with random contents are offered with `ctx_load` while a
 /// segment is inside (not `ctx_idle`): they must change nothing. Returns the most cycles from
-/// a segment's last beat taken to `ctx_idle` without backpressure (the cost of a switch).
+/// a segment's last beat taken to `ctx_idle` (the cost of a switch; without `garbage`) and how
+/// many switches came in the cycle of a gap pulse.
 fn interleaved_connections(
     engine: Engine,
     w: usize,
@@ -211,7 +213,7 @@ fn interleaved_connections(
     idle: Pattern,
     backpressure: Pattern,
     garbage: bool,
-) -> u64 {
+) -> (u64, u64) {
     use hdl::rx::realigner::RealignCtx;
     use sim::stream::{ReadyDriver, StreamDriver, StreamPorts};
     let mut r = rng(seed);
@@ -231,6 +233,10 @@ fn interleaved_connections(
                 segs.insert(2, InPacket::segment(vec![7; 3], seq.wrapping_add(50_000), false));
                 dropped = 1;
             }
+            // After the FIN segment (the driver switches away then), one more: its record,
+            // loaded again, says the stream has ended, so it is dropped without an error.
+            let end = seq.wrapping_add(stream.len() as u32);
+            segs.push(InPacket::segment(vec![0xEE; 6], end, false));
             Conn {
                 stream,
                 seq,
@@ -269,6 +275,8 @@ fn interleaved_connections(
     let mut force_switch = false;
     let mut last_taken: Option<u64> = None;
     let mut worst_switch = 0u64;
+    // Switches in the cycle of a gap pulse (its sticky flag not yet set: the record has it).
+    let mut gap_switches = 0u64;
     let mut loads = 0usize;
     for _ in 0..400_000u64 {
         let owner = cur;
@@ -300,9 +308,13 @@ fn interleaved_connections(
                         stay.unwrap_or_else(|| left[r.gen_range(0..left.len())])
                     }
                 });
-                if Some(c) == cur {
+                // (The out-of-sequence segment is offered once the realigner is idle, so that
+                // the switch after it comes in the cycle of its gap pulse.)
+                let gap_next = conns[c].segs.front().is_some_and(|g| g.data == [7; 3]);
+                if Some(c) == cur && (is_idle || !gap_next) {
                     let g = conns[c].segs.pop_front().unwrap();
-                    force_switch = g.data == [7; 3];
+                    let fin = hdl::sideband::RxSegmentUser::unpack(g.user).fin;
+                    force_switch = g.data == [7; 3] || fin;
                     pick = None;
                     src.push(sim::stream::message_beats(&g.data, w, g.user, 0xA5));
                 } else if is_idle {
@@ -312,6 +324,7 @@ fn interleaved_connections(
                     sim.set_u64(ctx_in, conns[c].record);
                     load = true;
                     loads += 1;
+                    gap_switches += sim.get_u64(err_seq) & 1;
                     cur = Some(c);
                 }
             }
@@ -376,7 +389,7 @@ fn interleaved_connections(
         assert_eq!(rec.misaligned, c.misaligned, "{engine} W={w} connection {i}: misaligned");
         assert_eq!(rec.held_n, (c.stream.len() % 4) as u64, "connection {i}: octets held");
     }
-    worst_switch
+    (worst_switch, gap_switches)
 }
 
 macro_rules! context_tests {
@@ -391,9 +404,10 @@ macro_rules! context_tests {
                 // two more when that beat is also a retransmission's first (its trim is
                 // registered), the decision into the op register, a flush of whole words left,
                 // the apply stage into the output queue, the queue, the beat taken.
-                let worst =
+                let (worst, gap_switches) =
                     interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always, false);
                 assert!(worst <= 8, "{} W={}: a switch waited {worst} cycles", $engine, $w);
+                assert!(gap_switches > 0, "{} W={}: no switch in a gap pulse's cycle", $engine, $w);
                 let idle = Pattern::Random { p: 0.7, seed: 3 };
                 let bp = Pattern::Random { p: 0.6, seed: 4 };
                 interleaved_connections($engine, $w, 2, idle, bp, false);

@@ -36,6 +36,9 @@ fn stream_for(r: &mut rand_chacha::ChaCha8Rng, conn: u64, w: usize, k: usize, ga
     if gap {
         segs.insert(2, sim::packet::InPacket::segment(vec![7; 3], seq.wrapping_add(90_000), false));
     }
+    // A segment after FIN: dropped without an error (the record says the stream has ended).
+    let end = seq.wrapping_add(n as u32);
+    segs.push(sim::packet::InPacket::segment(vec![0xEE; 6], end, false));
     let segs = segs
         .into_iter()
         .map(|p| {
@@ -53,6 +56,14 @@ struct Got {
     /// (octets out so far, user) of every beat with a nonzero FIN/lost field.
     flags: Vec<(usize, u64)>,
     drops: u64,
+}
+
+/// Records written through the table port while [`run`] streams: `background`'s now and then
+/// (30 % of the cycles), `first`'s in the cycle the first beat is offered.
+#[derive(Clone, Copy, Default)]
+struct Writes {
+    background: Option<(u64, u64)>,
+    first: Option<(u64, u64)>,
 }
 
 /// Writes records through the table port, one per cycle.
@@ -79,7 +90,7 @@ fn run(
     w: usize,
     (idle, backpressure): (Pattern, Pattern),
     got: &mut std::collections::BTreeMap<u64, Got>,
-    background: Option<(u64, u64)>,
+    writes: Writes,
 ) {
     let mut next = vec![0usize; streams.len()];
     let mut beats: Vec<Beat> = vec![];
@@ -119,7 +130,11 @@ fn run(
         snk.drive(sim);
         // A record written through the port while segments switch (it has the write port
         // first: a switch waits for a cycle without it).
-        let bg = background.filter(|_| r.gen_bool(0.3));
+        let bg = if sim.cycles() == start {
+            writes.first
+        } else {
+            writes.background.filter(|_| r.gen_bool(0.3))
+        };
         sim.set_u64(we, bg.is_some() as u64);
         if let Some((c, v)) = bg {
             sim.set_u64(wconn, c);
@@ -181,7 +196,8 @@ fn interleaved(engine: Engine, w: usize, seed: u64, idle: Pattern, backpressure:
     let late_rec = (9, RealignCtx::fresh(late.seq, late.origin).pack());
     let mut got = Default::default();
     let patterns = (idle, backpressure);
-    run(sim, &mut r, &first, w, patterns.clone(), &mut got, Some(late_rec));
+    let writes = Writes { background: Some(late_rec), first: None };
+    run(sim, &mut r, &first, w, patterns.clone(), &mut got, writes);
     // New streams: on the connection loaded now (the last segment's), from a new record, and
     // on connection 9.
     let loaded = {
@@ -191,13 +207,34 @@ fn interleaved(engine: Engine, w: usize, seed: u64, idle: Pattern, backpressure:
     let again = stream_for(&mut r, loaded, w, 5, false);
     write_records(sim, &[(loaded, RealignCtx::fresh(again.seq, again.origin).pack())]);
     let second = vec![again, late];
-    run(sim, &mut r, &second, w, patterns, &mut got, None);
+    run(sim, &mut r, &second, w, patterns, &mut got, Writes::default());
     for &c in &conns {
         let mine: Vec<&Stream> = first.iter().chain(&second).filter(|s| s.conn == c).collect();
         let empty = Got::default();
         check(engine, w, c, &mine, got.get(&c).unwrap_or(&empty));
     }
     assert!(got.keys().all(|c| conns.contains(c)), "{engine} W={w}: words of no connection");
+}
+
+/// A new record written for the connection loaded in the very cycle its next segment's first
+/// beat is offered: that segment waits and goes on with the new record (taken with the old
+/// one, whose stream had ended, it would be dropped, and the next segment would be a gap).
+fn write_with_the_next_segment(engine: Engine, w: usize) {
+    let mut r = rng(11);
+    let mut sim = sim::rx::realigner_table(engine, w).unwrap();
+    let sim = sim.as_mut();
+    sim.set_u64(sim.port("tbl_we").unwrap(), 0);
+    sim.reset(2).unwrap();
+    let one = stream_for(&mut r, 5, w, 3, false);
+    write_records(sim, &[(5, RealignCtx::fresh(one.seq, one.origin).pack())]);
+    let mut got = Default::default();
+    let patterns = (Pattern::Always, Pattern::Always);
+    run(sim, &mut r, std::slice::from_ref(&one), w, patterns.clone(), &mut got, Writes::default());
+    let two = stream_for(&mut r, 5, w, 4, false);
+    let rec = (5, RealignCtx::fresh(two.seq, two.origin).pack());
+    let writes = Writes { background: None, first: Some(rec) };
+    run(sim, &mut r, std::slice::from_ref(&two), w, patterns, &mut got, writes);
+    check(engine, w, 5, &[&one, &two], &got[&5]);
 }
 
 macro_rules! table_tests {
@@ -208,6 +245,7 @@ macro_rules! table_tests {
             let idle = Pattern::Random { p: 0.7, seed: 2 };
             let bp = Pattern::Random { p: 0.6, seed: 3 };
             interleaved($engine, $w, 4, idle, bp);
+            write_with_the_next_segment($engine, $w);
         }
     )*};
 }

@@ -97,7 +97,7 @@ pub struct RealignCtxPack<const B: usize> {
 impl<const B: usize> RealignCtxPack<B> {
     /// The wiring for `B = 8W` bits per beat.
     pub fn new() -> Self {
-        assert!(B >= 32 && B % 32 == 0, "RealignCtxPack: B = {B} is not 8W for W >= 4");
+        assert!(B >= 32 && B.is_multiple_of(32), "RealignCtxPack: B = {B} is not 8W for W >= 4");
         Self {
             rec_in: Default::default(),
             in_seq: Default::default(),

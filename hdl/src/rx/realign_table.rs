@@ -14,14 +14,15 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset (no connection loaded; the table keeps its contents) |
-//! | `tbl_we`, `tbl_conn`, `tbl_rec` | in | 1, 4, 61 | write record `tbl_rec` for connection `tbl_conn` (a connection's first record is [`RealignCtx::fresh`]); a write to the connection loaded takes effect from its next segment, the one loaded is then not written back |
-//! | `s_axis` | in | 8W | segments as the realigner takes them, [`RxConnSegmentUser`]: `[31:0]` sequence number, `[32]` FIN, `[36:33]` connection (the same on every beat of a segment) |
+//! | `tbl_we`, `tbl_conn`, `tbl_rec` | in | 1, 4, 61 | write record `tbl_rec` for connection `tbl_conn` (a connection's first record is [`RealignCtx::fresh`]); a write to the connection loaded takes effect from its next segment whose first beat is offered in the write's cycle or later (a segment begun goes on with the old record), and the record loaded is then not written back; switches wait while the port writes |
+//! | `s_axis` | in | 8W | segments as the realigner takes them, [`RxConnSegmentUser`]: `[31:0]` sequence number, `[32]` FIN, `[36:33]` connection (the same on every beat of a segment); `s_axis_tready` depends on the offered beat's connection (a 4-bit comparison with a register) |
 //! | `m_axis` | out | 8W | the realigner's words, [`RxConnWordUser`]: `[0]` FIN, `[1]` octets lost, `[5:2]` the connection |
 //! | `err_seq`, `err_conn` | out | 1, 4 | pulse: a segment of connection `err_conn` beyond its next expected octet was dropped (its record's `gap` stays set) |
 //! | `busy` | out | 1 | the realigner's `busy` |
 //!
 //! Every connection's record must be written before its first segment (the table's contents
-//! are undefined until then).
+//! are undefined until then), and again after `rst`: the record of the connection loaded at
+//! `rst` is not written back, so its entry is as old as its last load.
 //!
 //! ### Parameters, latency, throughput
 //! `W` bytes per beat (4 to 64), `B = 8W`. The realigner's latency and rate within a
@@ -156,8 +157,12 @@ impl<const W: usize, const B: usize> Logic for RxRealignerTable<W, B> {
         // A segment's first beat goes on only when its connection is the one loaded; the rest
         // of a begun segment always does.
         self.head_conn.next = self.s_axis.user.val().get_value_conn_seg_conn();
-        self.pass.next =
-            self.in_seg.q.val() | (self.cur_v.q.val() & (self.head_conn.val() == self.cur.q.val()));
+        // (A record written through the port for the connection loaded, in this very cycle,
+        // makes its segment wait: it goes on with the new record, after a switch.)
+        self.pass.next = self.in_seg.q.val()
+            | (self.cur_v.q.val()
+                & (self.head_conn.val() == self.cur.q.val())
+                & !(self.tbl_we.val() & (self.tbl_conn.val() == self.cur.q.val())));
         self.core.s_axis.data.next = self.s_axis.data.val();
         self.core.s_axis.keep.next = self.s_axis.keep.val();
         self.core.s_axis.user.next =

@@ -33,7 +33,7 @@
 //! | `busy` | out | 1 | a beat taken is still inside (input slice, output queue, a segment end being flushed); low: every whole word taken has gone out |
 //! | `ctx_in_0` | in | 61 | only when built [`RxRealigner::with_context`]: a connection's context record ([`RealignCtx`]) |
 //! | `ctx_load_0` | in | 1 | likewise: load `ctx_in_0` (honoured only while `ctx_idle_0`; no beat is taken in its cycle, whether or not it is honoured) |
-//! | `ctx_out_0` | out | 61 | likewise: the record of the connection being served (final while `ctx_idle_0`) |
+//! | `ctx_out_0` | out | 61 | likewise: the record of the connection being served (final while `ctx_idle_0`: the segments taken so far) |
 //! | `ctx_idle_0` | out | 1 | likewise: `busy` low and no segment begun: a record may be read out and another loaded |
 //!
 //! A segment that starts before the next expected octet (a retransmission, A.3) is trimmed: its
