@@ -12,7 +12,7 @@ use crate::stream::{
 use crate::CycleSim;
 
 /// A packet as a testbench sees it: its octets and the sideband of each beat.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Packet {
     /// The octets (the bytes `keep` enabled, beat after beat).
     pub data: Vec<u8>,

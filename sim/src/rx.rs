@@ -32,7 +32,7 @@ crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
 
 crate::direct_top!([const W: usize, const B: usize] RxFpduWalker<W, B> {
     in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_max_ulpdu, sink s_axis,
-    source m_axis, out busy
+    source m_axis, out busy, in0 ctx_in, in0 ctx_load, out0 ctx_out
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxCrcCheck<W, B> {
@@ -146,6 +146,17 @@ pub fn walker(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String>
         engine,
         &format!("rx_fpdu_walker_w{W}"),
         RxFpduWalker::<W, B>::new()
+    ))
+}
+
+/// The FPDU walker built with its context ports ([`RxFpduWalker::with_context`]: `ctx_in_0`,
+/// `ctx_load_0`, `ctx_out_0`) at `width` bytes per beat.
+pub fn walker_with_context(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_fpdu_walker_ctx_w{W}"),
+        RxFpduWalker::<W, B>::with_context()
     ))
 }
 

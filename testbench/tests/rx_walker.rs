@@ -7,7 +7,7 @@
 use golden::fpdu::FramingConfig;
 use hdl::sideband::{RxWalkUser, RxWordUser};
 use rand::Rng;
-use sim::packet::{run_packets, InPacket, PacketRun};
+use sim::packet::{run_packets, InPacket, Packet, PacketRun};
 use sim::stream::Pattern;
 use sim::Engine;
 use testbench::rng;
@@ -84,10 +84,16 @@ fn check(
     let input: Vec<InPacket> = word_stream(&mut r, stream, w, false);
     let opts = PacketRun { settings: case.settings(), ..opts };
     let res = run_packets(sim.as_mut(), &input, &opts).unwrap();
-    assert_eq!(res.packets.len(), input.len(), "{engine} W={w}: packets");
+    verify(engine, w, &input, &res.packets, marks);
+    res
+}
+
+/// Checks the walker's output `packets` for `input` (the same beats, with every beat's marks).
+fn verify(engine: Engine, w: usize, input: &[InPacket], packets: &[Packet], marks: &Marks) {
+    assert_eq!(packets.len(), input.len(), "{engine} W={w}: packets");
     let mut word = 0usize;
     let mut bad_seen = false;
-    for (k, (p, i)) in res.packets.iter().zip(&input).enumerate() {
+    for (k, (p, i)) in packets.iter().zip(input).enumerate() {
         assert_eq!(p.data, i.data, "{engine} W={w}: packet {k}'s words");
         let beats = i.data.len().div_ceil(w).max(1);
         assert_eq!(p.users.len(), beats, "{engine} W={w}: packet {k}'s beats");
@@ -116,7 +122,6 @@ fn check(
         }
     }
     assert_eq!(bad_seen, marks.bad_header.is_some(), "{engine} W={w}: the bad header");
-    res
 }
 
 fn ulpdus(seed: u64, n: usize, max: usize) -> Vec<Vec<u8>> {
@@ -147,6 +152,185 @@ fn check_fpdus(
     let stream: Vec<u8> = fpdus.concat();
     let marks = expected(case, &fpdus, stream.len() / 4, None);
     check(engine, w, case, &stream, &marks, seed, opts);
+}
+
+/// Several connections' word streams (the realigner's packets: one per segment) interleaved
+/// packet by packet through one walker built with its context record (DESIGN, "Connection
+/// state is explicit"; RFC 5044 B.2): between packets of different connections, once the
+/// walker is not `busy`, the record of the one served is read out into the test's table, and
+/// the next one's loaded with its `cfg_markers` / `cfg_max_ulpdu`. Each connection must get
+/// exactly the marks it gets alone (Markers on from three origins, off, a ULPDU_Length above
+/// the limit after which nothing is marked). A packet of a connection that comes right after
+/// a switch back to it starts at its recorded position. Returns the switches made.
+fn interleaved_connections(
+    engine: Engine,
+    w: usize,
+    seed: u64,
+    idle: Pattern,
+    backpressure: Pattern,
+) -> usize {
+    use hdl::rx::walker::WalkCtx;
+    use sim::stream::{message_beats, ReadyDriver, StreamDriver, StreamPorts};
+    let mut r = rng(seed);
+    let cases = [
+        Case { markers: true, offset: 508, seq: 0x1234_5678, max_ulpdu: ULPDU_MAX },
+        Case { markers: false, offset: 12, seq: u32::MAX - 40, max_ulpdu: ULPDU_MAX },
+        Case { markers: true, offset: 0, seq: 77, max_ulpdu: 250 },
+        Case { markers: true, offset: 1000, seq: 5, max_ulpdu: ULPDU_MAX },
+    ];
+    struct Conn {
+        input: std::collections::VecDeque<InPacket>,
+        all: Vec<InPacket>,
+        marks: Marks,
+        record: u64,
+        out: Vec<Packet>,
+        cur: Packet,
+    }
+    let mut conns: Vec<Conn> = cases
+        .iter()
+        .enumerate()
+        .map(|(k, case)| {
+            let cfg = FramingConfig { markers: case.markers, crc: true, offset: case.offset };
+            let ulps = ulpdus(seed * 10 + k as u64, 30, 400);
+            let bad = ulps.iter().position(|u| u.len() as u64 > case.max_ulpdu);
+            let fpdus = framed_fpdus(cfg, &ulps);
+            let stream: Vec<u8> = fpdus.concat();
+            let marks = expected(case, &fpdus, stream.len() / 4, bad);
+            let mut all = word_stream(&mut r, &stream, w, false);
+            if case.offset == 0 {
+                // The stream starts with a leading Marker: a first packet of that word alone
+                // leaves its FPDU's header for the next packet (`hdr_only` in the record,
+                // across the switch that follows it).
+                let rest = all[0].data.split_off(4);
+                if !rest.is_empty() {
+                    all.insert(1, InPacket { data: rest, user: all[0].user });
+                    all[0].user = 0;
+                }
+            }
+            let origin = case.seq.wrapping_sub(case.offset);
+            Conn {
+                input: all.clone().into(),
+                all,
+                marks,
+                record: WalkCtx::fresh(case.seq, origin).pack(),
+                out: vec![],
+                cur: Packet::default(),
+            }
+        })
+        .collect();
+    assert!(conns[2].marks.bad_header.is_some(), "a ULPDU above the limit in connection 2");
+    let mut sim = sim::rx::walker_with_context(engine, w).unwrap();
+    let sim = sim.as_mut();
+    let port = |sim: &dyn sim::CycleSim, n: &str| sim.port(n).unwrap();
+    let (ctx_in, ctx_load, ctx_out) =
+        (port(sim, "ctx_in_0"), port(sim, "ctx_load_0"), port(sim, "ctx_out_0"));
+    let (busy, markers, max_ulpdu) =
+        (port(sim, "busy"), port(sim, "cfg_markers"), port(sim, "cfg_max_ulpdu"));
+    // Reset to an unrelated stream: every connection's record is loaded before its words.
+    for (n, v) in [("cfg_seq", 999), ("cfg_origin", 0), ("cfg_markers", 1), ("cfg_max_ulpdu", 9)] {
+        let p = port(sim, n);
+        sim.set_u64(p, v);
+    }
+    sim.set_u64(ctx_load, 0);
+    sim.reset(2).unwrap();
+    let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis").unwrap(), idle);
+    let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure);
+    let mut cur: Option<usize> = None;
+    let mut pick: Option<usize> = None;
+    let mut force_switch = false;
+    let mut switches = 0usize;
+    for _ in 0..2_000_000u64 {
+        let owner = cur;
+        let is_idle = sim.get_u64(busy) & 1 == 0;
+        let mut load = false;
+        if src.pending() == 0 {
+            let left: Vec<usize> =
+                (0..conns.len()).filter(|&c| !conns[c].input.is_empty()).collect();
+            if left.is_empty() {
+                if is_idle {
+                    break;
+                }
+            } else {
+                let c = *pick.get_or_insert_with(|| {
+                    let others: Vec<usize> =
+                        left.iter().copied().filter(|&c| Some(c) != cur).collect();
+                    let stay = cur.filter(|c| left.contains(c) && r.gen_bool(0.3));
+                    if force_switch && !others.is_empty() {
+                        others[r.gen_range(0..others.len())]
+                    } else {
+                        stay.unwrap_or_else(|| left[r.gen_range(0..left.len())])
+                    }
+                });
+                if Some(c) == cur {
+                    force_switch =
+                        cases[c].offset == 0 && conns[c].input.len() == conns[c].all.len();
+                    let p = conns[c].input.pop_front().unwrap();
+                    src.push(message_beats(&p.data, w, p.user, 0x5A));
+                    pick = None;
+                } else if is_idle {
+                    if let Some(p) = cur {
+                        conns[p].record = sim.get_u64(ctx_out);
+                    }
+                    sim.set_u64(ctx_in, conns[c].record);
+                    sim.set_u64(markers, cases[c].markers as u64);
+                    sim.set_u64(max_ulpdu, cases[c].max_ulpdu);
+                    load = true;
+                    switches += 1;
+                    cur = Some(c);
+                }
+            }
+        }
+        sim.set_u64(ctx_load, load as u64);
+        src.drive(sim);
+        snk.drive(sim);
+        sim.eval();
+        let got = snk.beats.len();
+        src.sample(sim);
+        snk.sample(sim);
+        if snk.beats.len() > got {
+            let o = owner.expect("a beat out before any connection");
+            let b = &snk.beats[got].1;
+            let k = &mut conns[o];
+            k.cur.data.extend((0..w).filter(|i| (b.keep >> i) & 1 == 1).map(|i| b.data[i]));
+            k.cur.users.push(b.user);
+            if b.last {
+                let p = std::mem::take(&mut k.cur);
+                k.out.push(p);
+            }
+        }
+        sim.tick();
+    }
+    for (i, c) in conns.iter().enumerate() {
+        assert!(c.input.is_empty(), "{engine} W={w}: connection {i} not sent");
+        verify(engine, w, &c.all, &c.out, &c.marks);
+    }
+    switches
+}
+
+macro_rules! walker_context_tests {
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let n = interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always);
+            assert!(n >= 20, "{} W={}: only {n} switches", $engine, $w);
+            let idle = Pattern::Random { p: 0.7, seed: 2 };
+            let bp = Pattern::Random { p: 0.6, seed: 3 };
+            interleaved_connections($engine, $w, 4, idle, bp);
+        }
+    )*};
+}
+
+walker_context_tests! {
+    interleaved_connections_rusthdl_w4: Engine::RustHdl, 4;
+    interleaved_connections_rusthdl_w8: Engine::RustHdl, 8;
+    interleaved_connections_rusthdl_w16: Engine::RustHdl, 16;
+    interleaved_connections_rusthdl_w32: Engine::RustHdl, 32;
+    interleaved_connections_rusthdl_w64: Engine::RustHdl, 64;
+    interleaved_connections_verilator_w4: Engine::Verilator, 4;
+    interleaved_connections_verilator_w8: Engine::Verilator, 8;
+    interleaved_connections_verilator_w16: Engine::Verilator, 16;
+    interleaved_connections_verilator_w32: Engine::Verilator, 32;
+    interleaved_connections_verilator_w64: Engine::Verilator, 64;
 }
 
 macro_rules! walker_tests {
@@ -340,5 +524,25 @@ fn fpdus_ending_next_to_markers() {
             let marks = expected(&case, &fpdus, stream.len() / 4, None);
             check(Engine::RustHdl, w, &case, &stream, &marks, 1, PacketRun::default());
         }
+    }
+}
+
+/// The walker built with its context ports (not a top, so not in `export.rs`'s lists) passes
+/// Yosys `check -assert` and Verilator's lint with width warnings, at both ends of the widths.
+#[test]
+fn walker_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
+    use hdl::rx::walker::RxFpduWalker;
+    let dir = sim::workspace_root().join("target/testbench/rx_fpdu_walker_ctx");
+    std::fs::create_dir_all(&dir).unwrap();
+    for w in [4usize, 64] {
+        let name = format!("rx_fpdu_walker_ctx_w{w}");
+        let v = hdl::with_width!(w, |W, B| {
+            let mut b = RxFpduWalker::<W, B>::with_context();
+            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
+        });
+        let file = dir.join(format!("{name}.v"));
+        std::fs::write(&file, v).unwrap();
+        sim::tools::yosys_check(&file, &name).unwrap();
+        sim::tools::verilator_lint(&file, &name).unwrap();
     }
 }

@@ -23,4 +23,5 @@ pub mod realign_table;
 pub mod realigner;
 pub mod release;
 pub mod verify;
+pub mod walk_ctx;
 pub mod walker;

@@ -73,6 +73,8 @@
 
 use crate::keep_words::KeepWords;
 use crate::lutram::LutRam;
+use crate::rx::walk_ctx::WalkCtxPack;
+pub use crate::rx::walk_ctx::{WalkCtx, WALK_CTX_BITS};
 use crate::sideband::{
     RxWalkBeatFields, RxWalkUserFields, RxWordUserFields, RX_WALK_USER, RX_WORD_USER,
 };
@@ -116,6 +118,14 @@ pub struct RxFpduWalker<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, RX_WALK_USER>,
     /// A beat taken has not gone out.
     pub busy: Signal<Out, Bit>,
+    /// Only when built [`RxFpduWalker::with_context`] (one entry; none otherwise): a
+    /// connection's context record ([`WalkCtx`]) to load.
+    pub ctx_in: Vec<Signal<In, Bits<WALK_CTX_BITS>>>,
+    /// Likewise: load `ctx_in` now (honoured only while `busy` is low; no beat is taken in its
+    /// cycle, whether or not it is honoured).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: the record of the connection being served (final while `busy` is low).
+    pub ctx_out: Vec<Signal<Out, Bits<WALK_CTX_BITS>>>,
     // Credits: beats taken and not yet walked; `rdy` (a register) is cnt < WALK_DEPTH after
     // this cycle.
     cnt: DFF<Bits<6>>,
@@ -269,6 +279,8 @@ pub struct RxFpduWalker<const W: usize, const B: usize> {
     c_fl_valid: Constant<Bits<8>>,
     c_fl_ll: Constant<Bits<8>>,
     c_fl_stay_mask: Constant<Bits<8>>,
+    // The context record's wiring (one entry when built with the context ports).
+    ctx: Vec<WalkCtxPack>,
 }
 
 impl<const W: usize, const B: usize> RxFpduWalker<W, B> {
@@ -287,6 +299,9 @@ impl<const W: usize, const B: usize> RxFpduWalker<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             busy: Default::default(),
+            ctx_in: vec![],
+            ctx_load: vec![],
+            ctx_out: vec![],
             cnt: Default::default(),
             rdy: Default::default(),
             take: Default::default(),
@@ -426,6 +441,23 @@ impl<const W: usize, const B: usize> RxFpduWalker<W, B> {
             c_fl_valid: Constant::new(FLAG_VALID.into()),
             c_fl_ll: Constant::new(FLAG_LAST_LANE.into()),
             c_fl_stay_mask: Constant::new((FLAG_IN | FLAG_BAD | FLAG_PEND).into()),
+            ctx: vec![],
+        }
+    }
+
+    /// The walker with the context ports (`ctx_in`, `ctx_load`, `ctx_out`): while it is not
+    /// `busy`, the state it keeps about a connection's stream is read out and another
+    /// connection's loaded, so that one walker serves any number of connections (see
+    /// [`WalkCtx`]; the connection's `cfg_markers` and `cfg_max_ulpdu` are set with its
+    /// record). [`RxFpduWalker::new`] builds neither ports nor logic: `mpa_rx`'s Verilog does
+    /// not change.
+    pub fn with_context() -> Self {
+        Self {
+            ctx_in: vec![Default::default()],
+            ctx_load: vec![Default::default()],
+            ctx_out: vec![Default::default()],
+            ctx: vec![WalkCtxPack::default()],
+            ..Self::new()
         }
     }
 }
@@ -471,6 +503,28 @@ impl<const W: usize, const B: usize> Logic for RxFpduWalker<W, B> {
         // ---- Input: a beat is taken while fewer than WALK_DEPTH are inside. ----
         self.s_axis.ready.next = self.rdy.q.val() & !self.rst.val();
         self.take.next = self.s_axis.valid.val() & self.rdy.q.val() & !self.rst.val();
+        // ---- Context record (only when built with it): read out, and loaded while nothing is
+        // inside (no beat in the pipeline, the queues or the output queue); no beat is taken
+        // in a load's cycle. The loads are written here, before the stages that assign these
+        // registers only while a beat is inside.
+        for k in 0..self.ctx.len() {
+            self.ctx[k].rec_in.next = self.ctx_in[k].val();
+            self.ctx[k].bpos.next = self.bpos.q.val();
+            self.ctx[k].ns.next = self.ns.q.val();
+            self.ctx[k].hdr_only.next = self.hdr_only.q.val();
+            self.ctx[k].dead.next = self.dead.q.val();
+            self.ctx_out[k].next = self.ctx[k].rec_out.val();
+            if self.ctx_load[k].val() {
+                self.s_axis.ready.next = false;
+                self.take.next = false;
+                if !self.cnt.q.val().any() & !self.out.m_axis.valid.val() {
+                    self.bpos.d.next = self.ctx[k].in_bpos.val();
+                    self.ns.d.next = self.ctx[k].in_ns.val();
+                    self.hdr_only.d.next = self.ctx[k].in_hdr_only.val();
+                    self.dead.d.next = self.ctx[k].in_dead.val();
+                }
+            }
+        }
         self.kw.keep.next = self.s_axis.keep.val();
         self.a_v.d.next = self.take.val();
         self.a_data.d.next = self.s_axis.data.val();
