@@ -10,6 +10,18 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+/// Writes `verilog`, the export of a block called `name` that is not a top (so not in
+/// `export.rs`'s lists), under `target/testbench/<name>/` and runs Yosys `check -assert` and
+/// Verilator's lint with width warnings on it.
+pub fn check_block_verilog(name: &str, verilog: &str) {
+    let dir = sim::workspace_root().join("target/testbench").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.v"));
+    std::fs::write(&file, verilog).unwrap();
+    sim::tools::yosys_check(&file, name).unwrap();
+    sim::tools::verilator_lint(&file, name).unwrap();
+}
+
 /// `n` random messages with lengths uniform in `lens`.
 pub fn random_messages(
     rng: &mut ChaCha8Rng,

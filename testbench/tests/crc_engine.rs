@@ -483,8 +483,6 @@ fn crc_w8_rusthdl_writes_a_vcd_with_the_engine_signals_on_request() {
 /// Yosys `check -assert` and Verilator's lint with width warnings, at both ends of the widths.
 #[test]
 fn crc_engine_resumable_w4_w64_export_passes_yosys_check_and_verilator_lint() {
-    let dir = sim::workspace_root().join("target/testbench/crc_engine_resumable");
-    std::fs::create_dir_all(&dir).unwrap();
     for w in [4usize, 64] {
         let opts = hdl::crc::engine::EngineOptions::resumable_for_width(w);
         let name = format!("crc_engine_resumable_w{w}");
@@ -492,9 +490,6 @@ fn crc_engine_resumable_w4_w64_export_passes_yosys_check_and_verilator_lint() {
             let mut e = CrcEngine::<W, B>::with_options(&CRC32C, opts);
             hdl::export::export_block(&name, &mut e, "test").unwrap().verilog
         });
-        let file = dir.join(format!("{name}.v"));
-        std::fs::write(&file, v).unwrap();
-        sim::tools::yosys_check(&file, &name).unwrap();
-        sim::tools::verilator_lint(&file, &name).unwrap();
+        testbench::check_block_verilog(&name, &v);
     }
 }

@@ -269,18 +269,13 @@ table_tests! {
 #[test]
 fn realigner_table_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::realign_table::RxRealignerTable;
-    let dir = sim::workspace_root().join("target/testbench/rx_realigner_table");
-    std::fs::create_dir_all(&dir).unwrap();
     for w in [4usize, 64] {
         let name = format!("rx_realigner_table_w{w}");
         let v = hdl::with_width!(w, |W, B| {
             let mut b = RxRealignerTable::<W, B>::new();
             hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
         });
-        let file = dir.join(format!("{name}.v"));
-        std::fs::write(&file, v).unwrap();
-        sim::tools::yosys_check(&file, &name).unwrap();
-        sim::tools::verilator_lint(&file, &name).unwrap();
+        testbench::check_block_verilog(&name, &v);
     }
 }
 

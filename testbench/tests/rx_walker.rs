@@ -532,17 +532,12 @@ fn fpdus_ending_next_to_markers() {
 #[test]
 fn walker_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::walker::RxFpduWalker;
-    let dir = sim::workspace_root().join("target/testbench/rx_fpdu_walker_ctx");
-    std::fs::create_dir_all(&dir).unwrap();
     for w in [4usize, 64] {
         let name = format!("rx_fpdu_walker_ctx_w{w}");
         let v = hdl::with_width!(w, |W, B| {
             let mut b = RxFpduWalker::<W, B>::with_context();
             hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
         });
-        let file = dir.join(format!("{name}.v"));
-        std::fs::write(&file, v).unwrap();
-        sim::tools::yosys_check(&file, &name).unwrap();
-        sim::tools::verilator_lint(&file, &name).unwrap();
+        testbench::check_block_verilog(&name, &v);
     }
 }
