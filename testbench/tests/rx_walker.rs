@@ -161,14 +161,16 @@ fn check_fpdus(
 /// the next one's loaded with its `cfg_markers` / `cfg_max_ulpdu`. Each connection must get
 /// exactly the marks it gets alone (Markers on from three origins, off, a ULPDU_Length above
 /// the limit after which nothing is marked). A packet of a connection that comes right after
-/// a switch back to it starts at its recorded position. Returns the switches made.
+/// a switch back to it starts at its recorded position. Records with random contents offered
+/// while beats are inside must change nothing. Returns the switches made and how many records
+/// were saved with `hdr_only` and with `dead` set.
 fn interleaved_connections(
     engine: Engine,
     w: usize,
     seed: u64,
     idle: Pattern,
     backpressure: Pattern,
-) -> usize {
+) -> (usize, usize, usize) {
     use hdl::rx::walker::WalkCtx;
     use sim::stream::{message_beats, ReadyDriver, StreamDriver, StreamPorts};
     let mut r = rng(seed);
@@ -239,6 +241,9 @@ fn interleaved_connections(
     let mut pick: Option<usize> = None;
     let mut force_switch = false;
     let mut switches = 0usize;
+    // Records saved with a header after a leading Marker pending, and after a ULPDU above the
+    // limit.
+    let (mut hdr_saves, mut dead_saves) = (0usize, 0usize);
     for _ in 0..2_000_000u64 {
         let owner = cur;
         let is_idle = sim.get_u64(busy) & 1 == 0;
@@ -270,6 +275,9 @@ fn interleaved_connections(
                 } else if is_idle {
                     if let Some(p) = cur {
                         conns[p].record = sim.get_u64(ctx_out);
+                        let saved = WalkCtx::unpack(conns[p].record);
+                        hdr_saves += saved.hdr_only as usize;
+                        dead_saves += saved.dead as usize;
                     }
                     sim.set_u64(ctx_in, conns[c].record);
                     sim.set_u64(markers, cases[c].markers as u64);
@@ -279,6 +287,11 @@ fn interleaved_connections(
                     cur = Some(c);
                 }
             }
+        }
+        // Now and then a record with random contents offered while beats are inside: ignored.
+        if !load && !is_idle && r.gen_bool(0.1) {
+            sim.set_u64(ctx_in, r.gen::<u64>());
+            load = true;
         }
         sim.set_u64(ctx_load, load as u64);
         src.drive(sim);
@@ -304,15 +317,17 @@ fn interleaved_connections(
         assert!(c.input.is_empty(), "{engine} W={w}: connection {i} not sent");
         verify(engine, w, &c.all, &c.out, &c.marks);
     }
-    switches
+    (switches, hdr_saves, dead_saves)
 }
 
 macro_rules! walker_context_tests {
     ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         #[test]
         fn $name() {
-            let n = interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always);
+            let (n, hdr, dead) =
+                interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always);
             assert!(n >= 20, "{} W={}: only {n} switches", $engine, $w);
+            assert!(hdr > 0 && dead > 0, "{} W={}: records saved with hdr_only {hdr}, dead {dead}", $engine, $w);
             let idle = Pattern::Random { p: 0.7, seed: 2 };
             let bp = Pattern::Random { p: 0.6, seed: 3 };
             interleaved_connections($engine, $w, 4, idle, bp);

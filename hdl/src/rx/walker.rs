@@ -41,6 +41,9 @@
 //! | `s_axis` | in | 8W | the stream as words ([`super::realigner::RX_WORD_USER`]): whole words from lane 0 |
 //! | `m_axis` | out | 8W | the same beats, in order, with [`RX_WALK_USER`]: `[0]` FIN, `[1]` octets lost, `[2]` a ULPDU_Length above the limit (nothing is marked after it), `[18:3]` the lanes that start an FPDU, `[34:19]` the lanes that end one |
 //! | `busy` | out | 1 | a beat taken has not gone out |
+//! | `ctx_in_0` | in | 34 | only when built [`RxFpduWalker::with_context`]: a connection's context record ([`WalkCtx`]) |
+//! | `ctx_load_0` | in | 1 | likewise: load `ctx_in_0` (honoured only while `busy` is low; `s_axis.ready` is low in its cycle, whether or not it is honoured: the one path from an input to `ready`) |
+//! | `ctx_out_0` | out | 34 | likewise: the record of the connection being served (final while `busy` is low, for the beats taken before) |
 //!
 //! A stream that ends inside an FPDU has that FPDU's start marked and no end.
 //!
