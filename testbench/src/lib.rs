@@ -10,6 +10,24 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+/// The connection whose segment goes next when several connections share one block through
+/// their context records: among those with segments `left`, the one served now (`cur`) again
+/// with probability 0.3, else any at random; with `force_switch`, another one if there is one.
+pub fn next_connection(
+    r: &mut ChaCha8Rng,
+    left: &[usize],
+    cur: Option<usize>,
+    force_switch: bool,
+) -> usize {
+    let others: Vec<usize> = left.iter().copied().filter(|&c| Some(c) != cur).collect();
+    let stay = cur.filter(|c| left.contains(c) && r.gen_bool(0.3));
+    if force_switch && !others.is_empty() {
+        others[r.gen_range(0..others.len())]
+    } else {
+        stay.unwrap_or_else(|| left[r.gen_range(0..left.len())])
+    }
+}
+
 /// Writes `verilog`, the export of a block called `name` that is not a top (so not in
 /// `export.rs`'s lists), under `target/testbench/<name>/` and runs Yosys `check -assert` and
 /// Verilator's lint with width warnings on it.

@@ -299,14 +299,7 @@ fn interleaved_connections(
                 }
             } else {
                 let c = *pick.get_or_insert_with(|| {
-                    let others: Vec<usize> =
-                        left.iter().copied().filter(|&c| Some(c) != cur).collect();
-                    let stay = cur.filter(|c| left.contains(c) && r.gen_bool(0.3));
-                    if force_switch && !others.is_empty() {
-                        others[r.gen_range(0..others.len())]
-                    } else {
-                        stay.unwrap_or_else(|| left[r.gen_range(0..left.len())])
-                    }
+                    testbench::next_connection(&mut r, &left, cur, force_switch)
                 });
                 // (The out-of-sequence segment is offered once the realigner is idle, so that
                 // the switch after it comes in the cycle of its gap pulse.)
