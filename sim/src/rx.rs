@@ -27,7 +27,8 @@ crate::direct_top!([const W: usize, const B: usize] RxRealignerTable<W, B> {
 
 crate::direct_top!([const W: usize, const B: usize] RxDelineator<W, B> {
     in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
-    source m_axis, out busy
+    source m_axis, out busy, in0 ctx_walk_in, in0 ctx_cut_in, in0 ctx_words_in, in0 ctx_load,
+    out0 ctx_walk_out, out0 ctx_cut_out, out0 ctx_words_out
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxFpduWalker<W, B> {
@@ -136,6 +137,18 @@ pub fn delineator(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, Str
         engine,
         &format!("rx_delineator_w{W}"),
         RxDelineator::<W, B>::new()
+    ))
+}
+
+/// The delineator built with the context ports of both halves
+/// ([`RxDelineator::with_context`]: `ctx_walk_in_0`, `ctx_cut_in_0`, `ctx_words_in_0`,
+/// `ctx_load_0` and the three `_out_0`) at `width` bytes per beat.
+pub fn delineator_with_context(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_delineator_ctx_w{W}"),
+        RxDelineator::<W, B>::with_context()
     ))
 }
 

@@ -64,6 +64,8 @@
 
 use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
+use crate::rx::cut_ctx::CutCtxPack;
+pub use crate::rx::cut_ctx::{CutCtx, CUT_CTX_BITS};
 use crate::sideband::{
     RxCutCmdFields, RxCutInFields, RxCutPlanFields, RxFpduUserFields, RxWalkUserFields, RX_CUT_CMD,
     RX_CUT_IN, RX_CUT_PLAN, RX_FPDU_USER, RX_WALK_USER,
@@ -93,6 +95,18 @@ pub struct RxFpduCutter<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, RX_FPDU_USER>,
     /// A beat or a packet's last beat is inside.
     pub busy: Signal<Out, Bit>,
+    /// Only when built [`RxFpduCutter::with_context`] (one entry, otherwise none): a
+    /// connection's context record ([`CutCtx`]) to load.
+    pub ctx_in: Vec<Signal<In, Bits<CUT_CTX_BITS>>>,
+    /// Likewise: that connection's held words (lanes below the record's `held`).
+    pub ctx_words_in: Vec<Signal<In, Bits<B>>>,
+    /// Likewise: load `ctx_in` and `ctx_words_in` now (honoured only while `busy` is low; no
+    /// beat is taken in its cycle).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: the record of the connection being served (final while `busy` is low).
+    pub ctx_out: Vec<Signal<Out, Bits<CUT_CTX_BITS>>>,
+    /// Likewise: its held words.
+    pub ctx_words_out: Vec<Signal<Out, Bits<B>>>,
     // Input: the beat with its sequence number and Marker phase (counted here, beat by beat).
     inq: StreamOutQ<W, B, RX_CUT_IN>,
     kw_in: KeepWords<W>,
@@ -187,6 +201,8 @@ pub struct RxFpduCutter<const W: usize, const B: usize> {
     c_lane6: Vec<Constant<Bits<6>>>,
     c_wkeep: Vec<Constant<Bits<W>>>,
     c_full_keep: Constant<Bits<W>>,
+    // The context record's wiring (only when built with it).
+    ctx: Vec<CutCtxPack>,
 }
 
 impl<const W: usize, const B: usize> RxFpduCutter<W, B> {
@@ -205,6 +221,11 @@ impl<const W: usize, const B: usize> RxFpduCutter<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             busy: Default::default(),
+            ctx_in: vec![],
+            ctx_words_in: vec![],
+            ctx_load: vec![],
+            ctx_out: vec![],
+            ctx_words_out: vec![],
             inq: StreamOutQ::new(),
             kw_in: KeepWords::new(),
             in_seq: Default::default(),
@@ -305,6 +326,25 @@ impl<const W: usize, const B: usize> RxFpduCutter<W, B> {
             } else {
                 (1u64 << W) - 1
             })),
+            ctx: vec![],
+        }
+    }
+
+    /// The cutter with the context ports (`ctx_in`, `ctx_words_in`, `ctx_load`, `ctx_out`,
+    /// `ctx_words_out`): while it is not `busy`, the state it keeps about a connection's stream,
+    /// an open FPDU's held words included, is read out and another connection's loaded, so
+    /// that one cutter serves any number of connections (see [`CutCtx`]; the connection's
+    /// `cfg_markers` and `cfg_crc` are set with its record). [`RxFpduCutter::new`] builds
+    /// neither ports nor logic: `mpa_rx`'s Verilog does not change.
+    pub fn with_context() -> Self {
+        Self {
+            ctx_in: vec![Default::default()],
+            ctx_words_in: vec![Default::default()],
+            ctx_load: vec![Default::default()],
+            ctx_out: vec![Default::default()],
+            ctx_words_out: vec![Default::default()],
+            ctx: vec![CutCtxPack::default()],
+            ..Self::new()
         }
     }
 }
@@ -347,6 +387,45 @@ impl<const W: usize, const B: usize> Logic for RxFpduCutter<W, B> {
         self.in_user.next.set_value_rx_cut_in_walk(self.s_axis.user.val());
         self.in_user.next.set_value_rx_cut_in_seq(self.in_seq.q.val());
         self.in_user.next.set_value_rx_cut_in_pos(self.in_pos.q.val());
+        // ---- Context record (only when built with it): read out, and loaded while nothing is
+        // inside (no beat in the queues, no tail); no beat is taken in a load's cycle. The
+        // loads are written here, before the stages that assign these registers only while a
+        // beat is inside.
+        for k in 0..self.ctx.len() {
+            self.ctx[k].rec_in.next = self.ctx_in[k].val();
+            self.ctx[k].markers.next = self.cfg_markers.val();
+            self.ctx[k].crc.next = self.cfg_crc.val();
+            self.ctx[k].seq.next = self.in_seq.q.val();
+            self.ctx[k].pos.next = self.in_pos.q.val();
+            self.ctx[k].open.next = self.open.q.val();
+            self.ctx[k].dead.next = self.dead.q.val();
+            self.ctx[k].c.next = self.c.q.val();
+            self.ctx[k].fuser.next = self.fuser.q.val();
+            self.ctx_out[k].next = self.ctx[k].rec_out.val();
+            self.ctx_words_out[k].next = self.acc.q.val();
+            if self.ctx_load[k].val() {
+                self.s_axis.ready.next = false;
+                self.in_take.next = false;
+                if !(self.inq.m_axis.valid.val()
+                    | self.cq.m_axis.valid.val()
+                    | self.pq.m_axis.valid.val()
+                    | self.t_v.q.val()
+                    | self.out.m_axis.valid.val())
+                {
+                    self.in_seq.d.next = self.ctx[k].in_seq.val();
+                    self.in_pos.d.next = self.ctx[k].in_pos.val();
+                    self.open.d.next = self.ctx[k].in_open.val();
+                    self.dead.d.next = self.ctx[k].in_dead.val();
+                    self.ge.d.next = self.c_all.val();
+                    self.s_idx.d.next = 0.into();
+                    self.c.d.next = self.ctx[k].in_c.val();
+                    self.c_oh.d.next = self.ctx[k].in_c_oh.val();
+                    self.c_th.d.next = self.ctx[k].in_c_th.val();
+                    self.fuser.d.next = self.ctx[k].in_fuser.val();
+                    self.acc.d.next = self.ctx_words_in[k].val();
+                }
+            }
+        }
         self.inq.s_axis.valid.next = self.in_take.val();
         self.inq.s_axis.data.next = self.s_axis.data.val();
         self.inq.s_axis.keep.next = self.s_axis.keep.val();

@@ -44,7 +44,9 @@
 //! `rst` resets both halves: the stream starts at an FPDU boundary at `cfg_seq`.
 
 use crate::rx::cutter::RxFpduCutter;
+pub use crate::rx::cutter::{CutCtx, CUT_CTX_BITS};
 use crate::rx::walker::RxFpduWalker;
+pub use crate::rx::walker::{WalkCtx, WALK_CTX_BITS};
 use crate::sideband::RX_WORD_USER;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -74,6 +76,22 @@ pub struct RxDelineator<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, RX_FPDU_USER>,
     /// A beat taken is inside.
     pub busy: Signal<Out, Bit>,
+    /// Only when built [`RxDelineator::with_context`] (one entry, otherwise none): a
+    /// connection's walker record ([`WalkCtx`]) to load.
+    pub ctx_walk_in: Vec<Signal<In, Bits<WALK_CTX_BITS>>>,
+    /// Likewise: its cutter record ([`CutCtx`]).
+    pub ctx_cut_in: Vec<Signal<In, Bits<CUT_CTX_BITS>>>,
+    /// Likewise: its held words (the cutter's).
+    pub ctx_words_in: Vec<Signal<In, Bits<B>>>,
+    /// Likewise: load the three now (honoured only while `busy` is low, by both halves
+    /// together; no beat is taken in its cycle).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: the walker record of the connection being served (final while `busy` is low).
+    pub ctx_walk_out: Vec<Signal<Out, Bits<WALK_CTX_BITS>>>,
+    /// Likewise: its cutter record.
+    pub ctx_cut_out: Vec<Signal<Out, Bits<CUT_CTX_BITS>>>,
+    /// Likewise: its held words.
+    pub ctx_words_out: Vec<Signal<Out, Bits<B>>>,
     walker: RxFpduWalker<W, B>,
     cutter: RxFpduCutter<W, B>,
 }
@@ -93,8 +111,36 @@ impl<const W: usize, const B: usize> RxDelineator<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             busy: Default::default(),
+            ctx_walk_in: vec![],
+            ctx_cut_in: vec![],
+            ctx_words_in: vec![],
+            ctx_load: vec![],
+            ctx_walk_out: vec![],
+            ctx_cut_out: vec![],
+            ctx_words_out: vec![],
             walker: RxFpduWalker::new(),
             cutter: RxFpduCutter::new(),
+        }
+    }
+
+    /// The delineator with the context ports of both halves (`ctx_walk_in`, `ctx_cut_in`,
+    /// `ctx_words_in`, `ctx_load`, and the three `_out`): while it is not `busy`, the state it
+    /// keeps about a connection's stream is read out and another connection's loaded, so that
+    /// one delineator serves any number of connections ([`WalkCtx`], [`CutCtx`] and the held
+    /// words; the connection's `cfg_markers`, `cfg_crc` and `cfg_max_ulpdu` are set with its
+    /// records). [`RxDelineator::new`] builds neither ports nor logic.
+    pub fn with_context() -> Self {
+        Self {
+            ctx_walk_in: vec![Default::default()],
+            ctx_cut_in: vec![Default::default()],
+            ctx_words_in: vec![Default::default()],
+            ctx_load: vec![Default::default()],
+            ctx_walk_out: vec![Default::default()],
+            ctx_cut_out: vec![Default::default()],
+            ctx_words_out: vec![Default::default()],
+            walker: RxFpduWalker::with_context(),
+            cutter: RxFpduCutter::with_context(),
+            ..Self::new()
         }
     }
 }
@@ -126,6 +172,23 @@ impl<const W: usize, const B: usize> Logic for RxDelineator<W, B> {
         self.walker.s_axis.last.next = self.s_axis.last.val();
         self.walker.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.walker.s_axis.ready.val();
+        // Context records (only when built with them): a load goes to each half only while
+        // the other is not busy (each honours it only while it is not busy itself), so both
+        // load or neither; no beat goes in in its cycle.
+        for k in 0..self.ctx_load.len() {
+            self.walker.ctx_in[k].next = self.ctx_walk_in[k].val();
+            self.walker.ctx_load[k].next = self.ctx_load[k].val() & !self.cutter.busy.val();
+            self.cutter.ctx_in[k].next = self.ctx_cut_in[k].val();
+            self.cutter.ctx_words_in[k].next = self.ctx_words_in[k].val();
+            self.cutter.ctx_load[k].next = self.ctx_load[k].val() & !self.walker.busy.val();
+            self.ctx_walk_out[k].next = self.walker.ctx_out[k].val();
+            self.ctx_cut_out[k].next = self.cutter.ctx_out[k].val();
+            self.ctx_words_out[k].next = self.cutter.ctx_words_out[k].val();
+            if self.ctx_load[k].val() {
+                self.walker.s_axis.valid.next = false;
+                self.s_axis.ready.next = false;
+            }
+        }
         self.cutter.s_axis.data.next = self.walker.m_axis.data.val();
         self.cutter.s_axis.keep.next = self.walker.m_axis.keep.val();
         self.cutter.s_axis.user.next = self.walker.m_axis.user.val();
