@@ -35,6 +35,9 @@
 //! | `s_axis` | in | 8W | the walker's beats ([`RX_WALK_USER`]) |
 //! | `m_axis` | out | 8W | one FPDU per packet, lane 0 its first word, or an error packet; [`RX_FPDU_USER`] on every beat (the FPDU's sequence number, words to its first Marker position, the settings; `err` and `code` on an error packet's last beat) |
 //! | `busy` | out | 1 | a beat or a packet's last beat is inside (an open FPDU's words held for its next beat do not count) |
+//! | `ctx_in_0`, `ctx_words_in_0` | in | 61, 8W | only when built [`RxFpduCutter::with_context`]: a connection's context record ([`CutCtx`]) and its held words (lanes below the record's `held`) |
+//! | `ctx_load_0` | in | 1 | likewise: load them (honoured only while `busy` is low; `s_axis.ready` is low in its cycle, whether or not it is honoured: the one path from an input to `ready`); set the connection's `cfg_markers` / `cfg_crc` in the same cycle (they go into the open FPDU's sideband) |
+//! | `ctx_out_0`, `ctx_words_out_0` | out | 61, 8W | likewise: the record and held words of the connection being served (final while `busy` is low, for the beats taken before) |
 //!
 //! ### Parameters
 //! `W` bytes per beat (4, 8, 16, 32, 64), `B = 8W`.
@@ -61,6 +64,16 @@
 //!
 //! ### Reset
 //! `rst` empties the block, loads the stream position and starts at an FPDU boundary.
+//!
+//! ### Context record
+//! Built [`RxFpduCutter::with_context`], the cutter keeps nothing about a connection's stream
+//! outside [`CutCtx`] and `acc` once it is not `busy`: the queues and the tail are empty, the
+//! sequencer is at lane 0 of a beat to come (`ge` all lanes, `s` 0), and the plan stage's `c`
+//! (with its one-hot and mask forms, rebuilt from the record) counts the words held in `acc`.
+//! An open FPDU stays open across a switch: its held words wait in the record until the
+//! connection's next segment completes a beat, so the packets of different connections'
+//! FPDUs can interleave on `m_axis` (each connection's in order). A load writes the registers
+//! it restores ahead of the stages, which assign them only while a beat is inside.
 
 use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;

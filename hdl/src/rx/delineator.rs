@@ -23,6 +23,9 @@
 //! | `m_axis` | out | 8W | one FPDU per packet (Markers and CRC field included), lane 0 its first word; or an error packet |
 //! | `m_axis.user` | out | [`RX_FPDU_USER`] | every beat: `[31:0]` sequence number of the FPDU's first octet, `[38:32]` words from its first word to the first Marker position (0: it starts with a Marker), `[39]` Markers on, `[40]` CRC on, `[41]` error packet, `[43:42]` its RFC 5044 section 8 code |
 //! | `busy` | out | 1 | a beat taken is inside either half (an open FPDU's words held for its next beat do not count): low, every FPDU whose last word was taken has gone out |
+//! | `ctx_walk_in_0`, `ctx_cut_in_0`, `ctx_words_in_0` | in | 34, 61, 8W | only when built [`RxDelineator::with_context`]: a connection's walker record ([`WalkCtx`]), cutter record ([`CutCtx`]) and held words |
+//! | `ctx_load_0` | in | 1 | likewise: load them (honoured only while `busy` is low, by both halves in the same cycle; `s_axis.ready` is low in its cycle whether or not it is honoured); set the connection's `cfg_markers`, `cfg_crc` and `cfg_max_ulpdu` in the same cycle |
+//! | `ctx_walk_out_0`, `ctx_cut_out_0`, `ctx_words_out_0` | out | 34, 61, 8W | likewise: those of the connection being served (final while `busy` is low) |
 //!
 //! An error packet ends the stream: nothing follows it. Code 2 when the walk reaches an FPDU
 //! whose ULPDU_Length is above the limit (the packet carries none of its words, or only its
