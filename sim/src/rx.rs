@@ -37,7 +37,8 @@ crate::direct_top!([const W: usize, const B: usize] RxFpduWalker<W, B> {
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxCrcCheck<W, B> {
-    in rst, sink s_axis, source m_axis, out err_crc
+    in rst, sink s_axis, source m_axis, out err_crc, in0 ctx_in, in0 ctx_load, in0 ctx_flush,
+    out0 ctx_out, out0 ctx_idle
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxMarkerStripper<W, B> {
@@ -180,6 +181,18 @@ pub fn crc_check(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, Stri
         engine,
         &format!("rx_crc_check_w{W}"),
         RxCrcCheck::<W, B>::new()
+    ))
+}
+
+/// The CRC check built with its context ports and a resumable engine
+/// ([`RxCrcCheck::with_context`]: `ctx_in_0`, `ctx_load_0`, `ctx_flush_0`, `ctx_out_0`,
+/// `ctx_idle_0`) at `width` bytes per beat.
+pub fn crc_check_with_context(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_crc_check_ctx_w{W}"),
+        RxCrcCheck::<W, B>::with_context()
     ))
 }
 

@@ -33,8 +33,9 @@
 //! ### Reset
 //! `rst` empties the FIFOs and the engine, and revives the stream.
 
-use crate::crc::engine::CrcEngine;
+use crate::crc::engine::{CrcEngine, EngineOptions};
 use crate::fifo::RegFifo;
+pub use crate::rx::crc_ctx::{CrcCtx, RxCrcCtx, CRC_CTX_BITS};
 use crate::sideband::{RxFpduUserFields, RX_FPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_fifo::StreamFifo;
@@ -55,6 +56,19 @@ pub struct RxCrcCheck<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, RX_FPDU_USER>,
     /// Pulse: an FPDU failed the CRC check.
     pub err_crc: Signal<Out, Bit>,
+    /// Only when built [`RxCrcCheck::with_context`] (one entry, otherwise none): a
+    /// connection's context record ([`CrcCtx`]) to load.
+    pub ctx_in: Vec<Signal<In, Bits<CRC_CTX_BITS>>>,
+    /// Likewise: load `ctx_in` now (honoured only while `ctx_idle` is high; no beat is taken
+    /// in its cycle).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: end the open FPDU's piece (its CRC so far into the record; no beat is taken
+    /// in its cycle, nor until that CRC is in).
+    pub ctx_flush: Vec<Signal<In, Bit>>,
+    /// Likewise: the record of the connection being served (final while `ctx_idle` is high).
+    pub ctx_out: Vec<Signal<Out, Bits<CRC_CTX_BITS>>>,
+    /// Likewise: nothing of the connection is inside and no FPDU's CRC is in the engine.
+    pub ctx_idle: Vec<Signal<Out, Bit>>,
     engine: CrcEngine<W, B>,
     beats: StreamFifo<W, B, RX_FPDU_USER>,
     verdicts: RegFifo<1>,
@@ -66,6 +80,8 @@ pub struct RxCrcCheck<const W: usize, const B: usize> {
     h_user: Signal<Local, Bits<RX_FPDU_USER>>,
     bad: Signal<Local, Bit>,
     ends: Signal<Local, Bit>,
+    // The context record and its flush / resume logic (only when built with it).
+    ctx: Vec<RxCrcCtx>,
 }
 
 impl<const W: usize, const B: usize> RxCrcCheck<W, B> {
@@ -83,6 +99,11 @@ impl<const W: usize, const B: usize> RxCrcCheck<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             err_crc: Default::default(),
+            ctx_in: vec![],
+            ctx_load: vec![],
+            ctx_flush: vec![],
+            ctx_out: vec![],
+            ctx_idle: vec![],
             engine: CrcEngine::new(&CRC32C),
             beats: StreamFifo::new(),
             verdicts: RegFifo::new(crate::stream_fifo::STREAM_FIFO_DEPTH),
@@ -94,6 +115,26 @@ impl<const W: usize, const B: usize> RxCrcCheck<W, B> {
             h_user: Default::default(),
             bad: Default::default(),
             ends: Default::default(),
+            ctx: vec![],
+        }
+    }
+
+    /// The check with the context ports (`ctx_in`, `ctx_load`, `ctx_flush`, `ctx_out`,
+    /// `ctx_idle`) and a resumable engine: an open FPDU's CRC so far is ended into the record
+    /// by `ctx_flush` and resumed from it, so that one check serves any number of connections,
+    /// their FPDUs' beats interleaved between segments (see [`RxCrcCtx`]).
+    /// [`RxCrcCheck::new`] builds neither ports nor logic, and an engine that cannot resume:
+    /// `mpa_rx`'s Verilog does not change.
+    pub fn with_context() -> Self {
+        Self {
+            ctx_in: vec![Default::default()],
+            ctx_load: vec![Default::default()],
+            ctx_flush: vec![Default::default()],
+            ctx_out: vec![Default::default()],
+            ctx_idle: vec![Default::default()],
+            engine: CrcEngine::with_options(&CRC32C, EngineOptions::resumable_for_width(W)),
+            ctx: vec![RxCrcCtx::default()],
+            ..Self::new()
         }
     }
 
@@ -138,6 +179,39 @@ impl<const W: usize, const B: usize> Logic for RxCrcCheck<W, B> {
         self.engine.keep.next = self.s_axis.keep.val();
         self.verdicts.push.next = self.engine.crc_valid.val();
         self.verdicts.push_data.next = self.engine.crc_bad.val().into();
+        // Context record (only when built with it): no beat goes in while a load or flush is
+        // asked for or a flushed piece's CRC is awaited; a flush strobes a null last beat into
+        // the engine, whose result goes into the record, not to the verdicts.
+        for k in 0..self.ctx.len() {
+            self.ctx[k].clock.next = self.clock.val();
+            self.ctx[k].rst.next = self.rst.val();
+            self.ctx[k].rec_in.next = self.ctx_in[k].val();
+            self.ctx[k].load.next = self.ctx_load[k].val();
+            self.ctx[k].flush.next = self.ctx_flush[k].val();
+            self.ctx[k].crc_valid.next = self.engine.crc_valid.val();
+            self.ctx[k].crc.next = self.engine.crc.val();
+            self.ctx[k].drained.next =
+                !self.beats.m_axis.valid.val() & !self.out.m_axis.valid.val();
+            self.ctx[k].dead.next = self.dead.q.val();
+            if self.ctx[k].hold.val() {
+                self.s_axis.ready.next = false;
+                self.take.next = false;
+                self.beats.s_axis.valid.next = false;
+            }
+            self.ctx[k].take.next = self.take.val();
+            self.ctx[k].last.next = self.s_axis.last.val();
+            self.engine.strobe.next = self.take.val();
+            self.engine.resume[k].next = self.ctx[k].resume.val();
+            self.engine.init[k].next = self.ctx[k].init.val();
+            if self.ctx[k].null_beat.val() {
+                self.engine.strobe.next = true;
+                self.engine.last.next = true;
+                self.engine.keep.next = 0.into();
+            }
+            self.verdicts.push.next = self.engine.crc_valid.val() & !self.ctx[k].piece.val();
+            self.ctx_out[k].next = self.ctx[k].rec_out.val();
+            self.ctx_idle[k].next = self.ctx[k].idle.val();
+        }
         // Out: a packet's last beat waits for its verdict; after the stream's end every beat is
         // taken and dropped.
         self.can_go.next = self.beats.m_axis.valid.val()
@@ -172,6 +246,11 @@ impl<const W: usize, const B: usize> Logic for RxCrcCheck<W, B> {
         self.m_axis.last.next = self.out.m_axis.last.val();
         self.m_axis.valid.next = self.out.m_axis.valid.val();
         self.out.m_axis.ready.next = self.m_axis.ready.val();
+        for k in 0..self.ctx.len() {
+            if self.ctx[k].load_now.val() {
+                self.dead.d.next = self.ctx[k].in_dead.val();
+            }
+        }
         if self.rst.val() {
             self.dead.d.next = false;
             self.err_q.d.next = false;

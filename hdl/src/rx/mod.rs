@@ -14,6 +14,7 @@
 //! stream from counts alone, [`cutter::RxFpduCutter`] cuts the stream at its marks.
 
 pub mod crc_check;
+pub mod crc_ctx;
 pub mod cut_ctx;
 pub mod cutter;
 pub mod delineator;
