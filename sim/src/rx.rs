@@ -42,7 +42,8 @@ crate::direct_top!([const W: usize, const B: usize] RxCrcCheck<W, B> {
 });
 
 crate::direct_top!([const W: usize, const B: usize] RxMarkerStripper<W, B> {
-    in rst, sink s_axis, source m_axis, out err_marker
+    in rst, sink s_axis, source m_axis, out err_marker, in0 ctx_in, in0 ctx_words_in,
+    in0 ctx_load, out0 ctx_out, out0 ctx_words_out, out0 ctx_idle
 });
 
 /// The realigner alone at `width` bytes per beat.
@@ -203,6 +204,21 @@ pub fn marker_stripper(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>
         engine,
         &format!("rx_marker_stripper_w{W}"),
         RxMarkerStripper::<W, B>::new()
+    ))
+}
+
+/// The Marker stripper built with its context ports ([`RxMarkerStripper::with_context`]:
+/// `ctx_in_0`, `ctx_words_in_0`, `ctx_load_0`, `ctx_out_0`, `ctx_words_out_0`, `ctx_idle_0`) at
+/// `width` bytes per beat.
+pub fn marker_stripper_with_context(
+    engine: Engine,
+    width: usize,
+) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| block_engine(
+        engine,
+        &format!("rx_marker_stripper_ctx_w{W}"),
+        RxMarkerStripper::<W, B>::with_context()
     ))
 }
 

@@ -120,6 +120,8 @@ pub fn golden_bad(def: &CrcDef, msg: &[u8]) -> bool {
 }
 
 /// Transmit-side expectations from the golden model.
+pub mod interleave;
+
 pub mod tx {
     use golden::fpdu::{Framer, FramingConfig};
 

@@ -149,16 +149,15 @@ fn full_rate_for_back_to_back_fpdus() {
 
 /// Several connections' FPDU packets interleaved through one check built with its context
 /// record and a resumable engine (DESIGN, "Connection state is explicit"; RFC 5044 B.2: the
-/// partial CRC per connection). Each connection's beats are cut into runs of 1 to 6 beats (as
-/// segments cut FPDUs: a run ends anywhere, mid-FPDU included, every beat but an FPDU's last
-/// full); between runs of different connections, with nothing offered, `ctx_flush` ends the
-/// open FPDU's piece, and once `ctx_idle` is high the served connection's record is saved to
-/// the test's table and the next one's loaded. Flushes also come at random while the same
-/// connection goes on (its next beat resumes without a load). Each connection must get exactly
-/// the packets (octets, every beat's sideband) and CRC errors it gets alone: clean FPDUs, CRC
-/// off with damaged CRC fields, one damaged octet (code 2, nothing after it), an upstream
-/// code-1 packet. Records with random contents offered while `ctx_idle` is low change nothing.
-/// Returns the switches and the records saved with an FPDU open.
+/// partial CRC per connection), driven by [`testbench::interleave`]: each connection's beats
+/// cut into runs of 1 to 6 beats (as segments cut FPDUs: a run ends anywhere, mid-FPDU
+/// included, every beat but an FPDU's last full); between runs of different connections
+/// `ctx_flush` ends the open FPDU's piece and, once `ctx_idle` is high, the records are
+/// swapped; flushes also come at random while beats flow and while the same connection goes
+/// on (its next beat resumes without a load). Each connection must get exactly the packets
+/// (octets, every beat's sideband) and CRC errors it gets alone: clean FPDUs, CRC off with
+/// damaged CRC fields, one damaged octet (code 2, nothing after it), an upstream code-1
+/// packet. Returns the switches and the records saved with an FPDU open.
 fn interleaved_connections(
     engine: Engine,
     w: usize,
@@ -167,7 +166,8 @@ fn interleaved_connections(
     backpressure: Pattern,
 ) -> (usize, usize) {
     use hdl::rx::crc_check::CrcCtx;
-    use sim::stream::{message_beats, Beat, ReadyDriver, StreamDriver, StreamPorts};
+    use sim::stream::{message_beats, Beat};
+    use testbench::interleave::{assert_as_alone, run as run_interleaved, CtxConn, CtxPorts};
     let mut r = rng(seed);
     let mut inputs = vec![
         packets(seed * 10, 40, true, true),
@@ -185,137 +185,34 @@ fn interleaved_connections(
     inputs[3][30].data.truncate(keep);
     inputs[3][30].user = with_error(inputs[3][30].user, 1);
     inputs[3].truncate(31);
-    struct Conn {
-        runs: std::collections::VecDeque<Vec<Beat>>,
-        alone: (Vec<sim::packet::Packet>, u64),
-        record: u64,
-        out: Vec<sim::packet::Packet>,
-        cur: sim::packet::Packet,
-        errs: u64,
-    }
-    let mut conns: Vec<Conn> = inputs
+    let alone: Vec<_> = inputs.iter().map(|i| run(engine, w, i, &PacketRun::default())).collect();
+    assert_eq!(alone[2].1, 1, "{engine} W={w}: connection 2 has a CRC error");
+    let mut conns: Vec<CtxConn> = inputs
         .iter()
         .map(|input| {
             let beats: Vec<Beat> =
                 input.iter().flat_map(|p| message_beats(&p.data, w, p.user, 0x3C)).collect();
-            let mut runs = std::collections::VecDeque::new();
-            let mut at = 0;
-            while at < beats.len() {
-                let n = r.gen_range(1..=6).min(beats.len() - at);
-                runs.push_back(beats[at..at + n].to_vec());
-                at += n;
-            }
-            Conn {
-                runs,
-                alone: run(engine, w, input, &PacketRun::default()),
-                record: CrcCtx::default().pack(),
-                out: vec![],
-                cur: sim::packet::Packet::default(),
-                errs: 0,
-            }
+            CtxConn::new(&mut r, &beats, 6, vec![vec![CrcCtx::default().pack()]], vec![])
         })
         .collect();
-    assert_eq!(conns[2].alone.1, 1, "{engine} W={w}: connection 2 has a CRC error");
     let mut sim = sim::rx::crc_check_with_context(engine, w).unwrap();
     let sim = sim.as_mut();
-    let port = |sim: &dyn sim::CycleSim, n: &str| sim.port(n).unwrap();
-    let (ctx_in, ctx_load, ctx_flush) =
-        (port(sim, "ctx_in_0"), port(sim, "ctx_load_0"), port(sim, "ctx_flush_0"));
-    let (ctx_out, ctx_idle, err_crc) =
-        (port(sim, "ctx_out_0"), port(sim, "ctx_idle_0"), port(sim, "err_crc"));
-    sim.set_u64(ctx_load, 0);
-    sim.set_u64(ctx_flush, 0);
+    let ports = CtxPorts::find(
+        sim,
+        &[("ctx_in_0", "ctx_out_0")],
+        "ctx_idle_0",
+        true,
+        Some("ctx_flush_0"),
+        &[],
+        Some("err_crc"),
+    );
+    sim.set_u64(ports.load, 0);
+    sim.set_u64(ports.flush.unwrap(), 0);
     sim.reset(2).unwrap();
-    let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis").unwrap(), idle);
-    let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure);
-    let mut cur: Option<usize> = None;
-    let mut pick: Option<usize> = None;
-    let mut flushed = false;
-    let (mut switches, mut open_saves) = (0usize, 0usize);
-    for _ in 0..2_000_000u64 {
-        let owner = cur;
-        let is_idle = sim.get_u64(ctx_idle) & 1 == 1;
-        let (mut load, mut flush) = (false, false);
-        if src.pending() == 0 {
-            let left: Vec<usize> =
-                (0..conns.len()).filter(|&c| !conns[c].runs.is_empty()).collect();
-            if left.is_empty() {
-                if is_idle && !flushed {
-                    flush = true;
-                    flushed = true;
-                } else if is_idle {
-                    break;
-                }
-            } else {
-                let c = *pick
-                    .get_or_insert_with(|| testbench::next_connection(&mut r, &left, cur, false));
-                if Some(c) == cur {
-                    // Now and then the same connection's piece is ended too.
-                    flush = r.gen_bool(0.3);
-                    let run = conns[c].runs.pop_front().unwrap();
-                    src.push(run);
-                    pick = None;
-                } else if cur.is_some() && !flushed {
-                    flush = true;
-                    flushed = true;
-                } else if is_idle {
-                    if let Some(p) = cur {
-                        conns[p].record = sim.get_u64(ctx_out);
-                        open_saves += CrcCtx::unpack(conns[p].record).open as usize;
-                    }
-                    sim.set_u64(ctx_in, conns[c].record);
-                    load = true;
-                    switches += 1;
-                    cur = Some(c);
-                    flushed = false;
-                }
-            }
-        }
-        // Now and then a flush while beats flow, and a record with random contents offered
-        // while the check is not idle (ignored).
-        flush |= r.gen_bool(0.02);
-        if !load && !is_idle && r.gen_bool(0.1) {
-            sim.set_u64(ctx_in, r.gen::<u64>());
-            load = true;
-        }
-        sim.set_u64(ctx_load, load as u64);
-        sim.set_u64(ctx_flush, flush as u64);
-        src.drive(sim);
-        snk.drive(sim);
-        sim.eval();
-        let got = snk.beats.len();
-        src.sample(sim);
-        snk.sample(sim);
-        if let Some(o) = owner {
-            conns[o].errs += sim.get_u64(err_crc) & 1;
-        }
-        if snk.beats.len() > got {
-            let o = owner.expect("a beat out before any connection");
-            let b = &snk.beats[got].1;
-            let k = &mut conns[o];
-            k.cur.data.extend((0..w).filter(|i| (b.keep >> i) & 1 == 1).map(|i| b.data[i]));
-            k.cur.users.push(b.user);
-            if b.last {
-                let p = std::mem::take(&mut k.cur);
-                k.out.push(p);
-            }
-        }
-        sim.tick();
-    }
-    for (i, c) in conns.iter().enumerate() {
-        assert!(c.runs.is_empty(), "{engine} W={w}: connection {i} not sent");
-        assert!(c.cur.users.is_empty(), "{engine} W={w}: connection {i}: a packet left open");
-        assert_eq!(c.out.len(), c.alone.0.len(), "{engine} W={w}: connection {i}: packets");
-        for (j, (got, want)) in c.out.iter().zip(&c.alone.0).enumerate() {
-            assert_eq!(got.data, want.data, "{engine} W={w}: connection {i} packet {j}: octets");
-            assert_eq!(
-                got.users, want.users,
-                "{engine} W={w}: connection {i} packet {j}: sideband"
-            );
-        }
-        assert_eq!(c.errs, c.alone.1, "{engine} W={w}: connection {i}: CRC errors");
-    }
-    (switches, open_saves)
+    let res = run_interleaved(sim, w, &ports, &mut conns, &mut r, idle, backpressure, 2_000_000);
+    assert_as_alone(&format!("{engine} W={w}"), &conns, &alone);
+    let open = res.saved.iter().filter(|rec| CrcCtx::unpack(rec[0][0]).open).count();
+    (res.switches, open)
 }
 
 macro_rules! crc_check_context_tests {

@@ -411,16 +411,17 @@ fn stream_ending_with_an_empty_fin_beat() {
 
 /// Several connections' word streams (the realigner's packets: one per segment) interleaved
 /// packet by packet through one delineator built with its context records (DESIGN,
-/// "Connection state is explicit"; RFC 5044 B.2): between packets of different connections,
-/// once the delineator is not `busy`, the served connection's walker record, cutter record and
-/// held words are read out into the test's table and the next one's loaded with its
-/// `cfg_markers`, `cfg_crc` and `cfg_max_ulpdu`. FPDUs span packets, so a switch often leaves
-/// an FPDU open with words held, which its next packet completes after other connections'
-/// FPDUs. Each connection must get exactly the packets (octets and every beat's sideband) it
-/// gets alone: Markers on from three origins and off, CRC on and off, a ULPDU_Length above the
-/// limit (code 2, nothing after it), a stream ending inside an FPDU (code 1). Records with
-/// random contents offered while beats are inside must change nothing. Returns the switches
-/// made and the records saved with an FPDU open, with words held and ended.
+/// "Connection state is explicit"; RFC 5044 B.2), driven by [`testbench::interleave`]:
+/// between packets of different connections, once the delineator is not `busy`, the served
+/// connection's walker record, cutter record and held words are read out into the test's
+/// table and the next one's loaded with its `cfg_markers`, `cfg_crc` and `cfg_max_ulpdu`.
+/// FPDUs span packets, so a switch often leaves an FPDU open with words held, which its next
+/// packet completes after other connections' FPDUs. Each connection must get exactly the
+/// packets (octets and every beat's sideband) it gets alone: Markers on from three origins and
+/// off, CRC on and off, a ULPDU_Length above the limit (code 2, nothing after it), a stream
+/// ending inside an FPDU (code 1). Records with random contents offered while beats are inside
+/// must change nothing. Returns the switches made and the records saved with an FPDU open,
+/// with words held and ended.
 fn interleaved_connections(
     engine: Engine,
     w: usize,
@@ -429,8 +430,8 @@ fn interleaved_connections(
     backpressure: Pattern,
 ) -> (usize, usize, usize, usize) {
     use hdl::rx::delineator::{CutCtx, WalkCtx};
-    use sim::packet::InPacket;
-    use sim::stream::{message_beats, ReadyDriver, StreamDriver, StreamPorts};
+    use sim::stream::message_beats;
+    use testbench::interleave::{assert_as_alone, run as run_interleaved, CtxConn, CtxPorts};
     let mut r = rng(seed);
     let cases = [
         Case { markers: true, crc: true, offset: 508, seq: 0x1234_5678, max_ulpdu: ULPDU_MAX },
@@ -439,16 +440,8 @@ fn interleaved_connections(
         Case { markers: true, crc: false, offset: 1000, seq: 5, max_ulpdu: ULPDU_MAX },
     ];
     let words = (8 * w).div_ceil(64);
-    struct Conn {
-        input: std::collections::VecDeque<InPacket>,
-        alone: Vec<Packet>,
-        walk: u64,
-        cut: u64,
-        held: Vec<u64>,
-        out: Vec<Packet>,
-        cur: Packet,
-    }
-    let mut conns: Vec<Conn> = cases
+    let mut alone = vec![];
+    let mut conns: Vec<CtxConn> = cases
         .iter()
         .enumerate()
         .map(|(k, case)| {
@@ -464,132 +457,50 @@ fn interleaved_connections(
                 stream.truncate(stream.len() - 8);
             }
             let input = word_stream(&mut r, &stream, w, false);
-            let alone = run_input(engine, w, case, &input, PacketRun::default());
+            alone.push((run_input(engine, w, case, &input, PacketRun::default()), 0));
             let origin = case.seq.wrapping_sub(case.offset);
-            Conn {
-                input: input.into(),
-                alone,
-                walk: WalkCtx::fresh(case.seq, origin).pack(),
-                cut: CutCtx::fresh(case.seq, origin).pack(),
-                held: vec![0; words],
-                out: vec![],
-                cur: Packet::default(),
-            }
+            let record = vec![
+                vec![WalkCtx::fresh(case.seq, origin).pack()],
+                vec![CutCtx::fresh(case.seq, origin).pack()],
+                vec![0; words],
+            ];
+            let settings = vec![case.markers as u64, case.crc as u64, case.max_ulpdu];
+            let runs = input.iter().map(|p| message_beats(&p.data, w, p.user, 0x5A)).collect();
+            CtxConn::with_runs(runs, record, settings)
         })
         .collect();
-    let end_code = |c: &Conn| error_of(c.alone.last().unwrap().users.last().copied().unwrap());
-    assert_eq!(end_code(&conns[2]), (true, 2), "{engine} W={w}: connection 2 ends with code 2");
-    assert_eq!(end_code(&conns[3]), (true, 1), "{engine} W={w}: connection 3 ends with code 1");
+    let end_code = |a: &(Vec<Packet>, u64)| error_of(*a.0.last().unwrap().users.last().unwrap());
+    assert_eq!(end_code(&alone[2]), (true, 2), "{engine} W={w}: connection 2 ends with code 2");
+    assert_eq!(end_code(&alone[3]), (true, 1), "{engine} W={w}: connection 3 ends with code 1");
     let mut sim = sim::rx::delineator_with_context(engine, w).unwrap();
     let sim = sim.as_mut();
-    let port = |sim: &dyn sim::CycleSim, n: &str| sim.port(n).unwrap();
-    let (walk_in, cut_in, held_in, load) = (
-        port(sim, "ctx_walk_in_0"),
-        port(sim, "ctx_cut_in_0"),
-        port(sim, "ctx_words_in_0"),
-        port(sim, "ctx_load_0"),
+    let ports = CtxPorts::find(
+        sim,
+        &[
+            ("ctx_walk_in_0", "ctx_walk_out_0"),
+            ("ctx_cut_in_0", "ctx_cut_out_0"),
+            ("ctx_words_in_0", "ctx_words_out_0"),
+        ],
+        "busy",
+        false,
+        None,
+        &["cfg_markers", "cfg_crc", "cfg_max_ulpdu"],
+        None,
     );
-    let (walk_out, cut_out, held_out) =
-        (port(sim, "ctx_walk_out_0"), port(sim, "ctx_cut_out_0"), port(sim, "ctx_words_out_0"));
-    let busy = port(sim, "busy");
-    let settings = [port(sim, "cfg_markers"), port(sim, "cfg_crc"), port(sim, "cfg_max_ulpdu")];
     // Reset to an unrelated stream: every connection's records are loaded before its words.
     for (n, v) in [("cfg_seq", 999), ("cfg_origin", 0), ("cfg_markers", 1), ("cfg_max_ulpdu", 9)] {
-        let p = port(sim, n);
+        let p = sim.port(n).unwrap();
         sim.set_u64(p, v);
     }
-    sim.set_u64(load, 0);
+    sim.set_u64(ports.load, 0);
     sim.reset(2).unwrap();
-    let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis").unwrap(), idle);
-    let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure);
-    let mut cur: Option<usize> = None;
-    let mut pick: Option<usize> = None;
-    let (mut switches, mut open_saves, mut held_saves, mut dead_saves) = (0, 0, 0, 0);
-    for _ in 0..2_000_000u64 {
-        let owner = cur;
-        let is_idle = sim.get_u64(busy) & 1 == 0;
-        let mut loading = false;
-        if src.pending() == 0 {
-            let left: Vec<usize> =
-                (0..conns.len()).filter(|&c| !conns[c].input.is_empty()).collect();
-            if left.is_empty() {
-                if is_idle {
-                    break;
-                }
-            } else {
-                let c = *pick
-                    .get_or_insert_with(|| testbench::next_connection(&mut r, &left, cur, false));
-                if Some(c) == cur {
-                    let p = conns[c].input.pop_front().unwrap();
-                    src.push(message_beats(&p.data, w, p.user, 0x5A));
-                    pick = None;
-                } else if is_idle {
-                    if let Some(p) = cur {
-                        let k = &mut conns[p];
-                        k.walk = sim.get_u64(walk_out);
-                        k.cut = sim.get_u64(cut_out);
-                        sim.get(held_out, &mut k.held);
-                        let saved = CutCtx::unpack(k.cut);
-                        open_saves += saved.open as usize;
-                        held_saves += (saved.held > 0) as usize;
-                        dead_saves += saved.dead as usize;
-                    }
-                    sim.set_u64(walk_in, conns[c].walk);
-                    sim.set_u64(cut_in, conns[c].cut);
-                    sim.set(held_in, &conns[c].held);
-                    let case = &cases[c];
-                    for (p, v) in
-                        settings.iter().zip([case.markers as u64, case.crc as u64, case.max_ulpdu])
-                    {
-                        sim.set_u64(*p, v);
-                    }
-                    loading = true;
-                    switches += 1;
-                    cur = Some(c);
-                }
-            }
-        }
-        // Now and then records with random contents offered while beats are inside: ignored.
-        if !loading && !is_idle && r.gen_bool(0.1) {
-            sim.set_u64(walk_in, r.gen::<u64>());
-            sim.set_u64(cut_in, r.gen::<u64>());
-            let junk: Vec<u64> = (0..words).map(|_| r.gen()).collect();
-            sim.set(held_in, &junk);
-            loading = true;
-        }
-        sim.set_u64(load, loading as u64);
-        src.drive(sim);
-        snk.drive(sim);
-        sim.eval();
-        let got = snk.beats.len();
-        src.sample(sim);
-        snk.sample(sim);
-        if snk.beats.len() > got {
-            let o = owner.expect("a beat out before any connection");
-            let b = &snk.beats[got].1;
-            let k = &mut conns[o];
-            k.cur.data.extend((0..w).filter(|i| (b.keep >> i) & 1 == 1).map(|i| b.data[i]));
-            k.cur.users.push(b.user);
-            if b.last {
-                let p = std::mem::take(&mut k.cur);
-                k.out.push(p);
-            }
-        }
-        sim.tick();
-    }
-    for (i, c) in conns.iter().enumerate() {
-        assert!(c.input.is_empty(), "{engine} W={w}: connection {i} not sent");
-        assert!(c.cur.users.is_empty(), "{engine} W={w}: connection {i}: a packet left open");
-        assert_eq!(c.out.len(), c.alone.len(), "{engine} W={w}: connection {i}: packets");
-        for (j, (got, want)) in c.out.iter().zip(&c.alone).enumerate() {
-            assert_eq!(got.data, want.data, "{engine} W={w}: connection {i} packet {j}: octets");
-            assert_eq!(
-                got.users, want.users,
-                "{engine} W={w}: connection {i} packet {j}: sideband"
-            );
-        }
-    }
-    (switches, open_saves, held_saves, dead_saves)
+    let res = run_interleaved(sim, w, &ports, &mut conns, &mut r, idle, backpressure, 2_000_000);
+    assert_as_alone(&format!("{engine} W={w}"), &conns, &alone);
+    let recs: Vec<CutCtx> = res.saved.iter().map(|rec| CutCtx::unpack(rec[1][0])).collect();
+    let open = recs.iter().filter(|c| c.open).count();
+    let held = recs.iter().filter(|c| c.held > 0).count();
+    let dead = recs.iter().filter(|c| c.dead).count();
+    (res.switches, open, held, dead)
 }
 
 macro_rules! delineator_context_tests {

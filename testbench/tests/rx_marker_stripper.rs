@@ -33,6 +33,11 @@ fn stream(seed: u64, n: usize, max: usize, markers: bool, offset: u32, seq: u32)
             (0..len).map(|_| r.gen()).collect()
         })
         .collect();
+    stream_of(ulpdus, markers, offset, seq)
+}
+
+/// FPDU packets as the CRC check hands them on, for `ulpdus`.
+fn stream_of(ulpdus: Vec<Vec<u8>>, markers: bool, offset: u32, seq: u32) -> Stream {
     let cfg = FramingConfig { markers, crc: true, offset };
     let mut at = 0usize;
     let mut starts = vec![];
@@ -191,4 +196,140 @@ fn zero_length_error_packet() {
     assert_eq!(out.len(), 4);
     assert_eq!(out[3].data.len(), 0);
     assert_eq!(out[3].user(), RxUlpduUser { seq: 123, err: true, code: 2, len: 0 }.pack());
+}
+
+/// Several connections' FPDU packets interleaved through one stripper built with its context
+/// record (DESIGN, "Connection state is explicit"; RFC 5044 B.2), driven by
+/// [`testbench::interleave`]: each connection's beats cut into runs of 1 to 6 beats (a run
+/// ends anywhere, inside an FPDU too); between runs of different connections, once
+/// `ctx_idle` is high, the served connection's record and held lanes go to the test's table
+/// and the next one's are loaded. Each connection must get exactly the ULPDU packets (octets,
+/// every beat's sideband) and code-3 pulses it gets alone: Markers on from three phases and
+/// off, ten FPDUs that each begin with a leading Marker (their first beat a run of its own),
+/// ULPDUs of 0 to 1500 octets, one wrong FPDUPTR (code 3, nothing after it), an upstream
+/// code-2 packet. Returns the switches and the records saved with an FPDU open, with lanes
+/// held and before the open FPDU's ULPDU_Length.
+fn interleaved_connections(
+    engine: Engine,
+    w: usize,
+    seed: u64,
+    idle: Pattern,
+    backpressure: Pattern,
+) -> (usize, usize, usize, usize) {
+    use hdl::rx::marker_stripper::StripCtx;
+    use sim::stream::{message_beats, Beat};
+    use testbench::interleave::{assert_as_alone, run as run_interleaved, CtxConn, CtxPorts};
+    let mut r = rng(seed);
+    let offsets = [0u32, 200, 508, 1000];
+    let mut inputs: Vec<Vec<InPacket>> = offsets
+        .iter()
+        .enumerate()
+        .map(|(k, &off)| stream(seed * 10 + k as u64, 40, 1500, k != 3, off, 77 * k as u32).input)
+        .collect();
+    // Connection 0 starts with ten FPDUs of 512 octets from the Marker origin: each begins
+    // with a leading Marker, and its first beat is sent as a run of its own (at W = 4 the
+    // Marker alone: the record is saved with the ULPDU_Length still to come).
+    let mut u0: Vec<Vec<u8>> = (0..10).map(|_| (0..502).map(|_| r.gen()).collect()).collect();
+    u0.extend(stream(seed * 10, 30, 1500, true, 0, 0).ulpdus);
+    inputs[0] = stream_of(u0, true, 0, 0).input;
+    assert!(inputs[0][..10].iter().all(|p| p.data.len() == 512));
+    // Connection 1: a wrong FPDUPTR in the first Marker of FPDU 20 or later.
+    let s1 = stream(seed * 10 + 1, 40, 1500, true, 200, 77);
+    let (i, m) = (20..40)
+        .find_map(|i| marker_offsets(&s1, i, 200).first().map(|&m| (i, m)))
+        .expect("a Marker in FPDUs 20 to 39");
+    inputs[1][i].data[m + 2] ^= 0x40;
+    // Connection 3: an upstream code 2 (the CRC check's) at FPDU 30.
+    inputs[3][30].user =
+        RxFpduUser { err: true, code: 2, ..RxFpduUser::unpack(inputs[3][30].user) }.pack();
+    let alone: Vec<_> = inputs.iter().map(|i| run(engine, w, i, &PacketRun::default())).collect();
+    assert_eq!(alone[1].1, 1, "{engine} W={w}: connection 1 has a code 3");
+    let words = (8 * w).div_ceil(64);
+    let mut conns: Vec<CtxConn> = inputs
+        .iter()
+        .enumerate()
+        .map(|(k, input)| {
+            let lead = if k == 0 { 10 } else { 0 };
+            let beats: Vec<Beat> = input[lead..]
+                .iter()
+                .flat_map(|p| message_beats(&p.data, w, p.user, 0x3C))
+                .collect();
+            let record = vec![vec![StripCtx::default().pack()], vec![0; words]];
+            let mut c = CtxConn::new(&mut r, &beats, 6, record, vec![]);
+            for p in input[..lead].iter().rev() {
+                let mut first = message_beats(&p.data, w, p.user, 0x3C);
+                let rest = first.split_off(1);
+                c.runs.push_front(rest);
+                c.runs.push_front(first);
+            }
+            c
+        })
+        .collect();
+    let mut sim = sim::rx::marker_stripper_with_context(engine, w).unwrap();
+    let sim = sim.as_mut();
+    let ports = CtxPorts::find(
+        sim,
+        &[("ctx_in_0", "ctx_out_0"), ("ctx_words_in_0", "ctx_words_out_0")],
+        "ctx_idle_0",
+        true,
+        None,
+        &[],
+        Some("err_marker"),
+    );
+    sim.set_u64(ports.load, 0);
+    sim.reset(2).unwrap();
+    let res = run_interleaved(sim, w, &ports, &mut conns, &mut r, idle, backpressure, 2_000_000);
+    assert_as_alone(&format!("{engine} W={w}"), &conns, &alone);
+    let recs: Vec<StripCtx> = res.saved.iter().map(|rec| StripCtx::unpack(rec[0][0])).collect();
+    let open = recs.iter().filter(|c| c.mid).count();
+    let held = recs.iter().filter(|c| c.mid && c.held > 0).count();
+    let unseen = recs.iter().filter(|c| c.mid && !c.seen).count();
+    (res.switches, open, held, unseen)
+}
+
+macro_rules! stripper_context_tests {
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let (n, open, held, unseen) =
+                interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always);
+            // At W = 4 a leading Marker's beat is that word alone: saved before the header.
+            assert!(
+                n >= 20 && open > 0 && held > 0 && ($w > 4 || unseen > 0),
+                "{} W={}: {n} switches, {open} with an FPDU open, {held} with lanes held, {unseen} before its header",
+                $engine, $w
+            );
+            let idle = Pattern::Random { p: 0.7, seed: 2 };
+            let bp = Pattern::Random { p: 0.6, seed: 3 };
+            interleaved_connections($engine, $w, 4, idle, bp);
+        }
+    )*};
+}
+
+stripper_context_tests! {
+    interleaved_connections_rusthdl_w4: Engine::RustHdl, 4;
+    interleaved_connections_rusthdl_w8: Engine::RustHdl, 8;
+    interleaved_connections_rusthdl_w16: Engine::RustHdl, 16;
+    interleaved_connections_rusthdl_w32: Engine::RustHdl, 32;
+    interleaved_connections_rusthdl_w64: Engine::RustHdl, 64;
+    interleaved_connections_verilator_w4: Engine::Verilator, 4;
+    interleaved_connections_verilator_w8: Engine::Verilator, 8;
+    interleaved_connections_verilator_w16: Engine::Verilator, 16;
+    interleaved_connections_verilator_w32: Engine::Verilator, 32;
+    interleaved_connections_verilator_w64: Engine::Verilator, 64;
+}
+
+/// The stripper built with its context ports (not a top, so not in `export.rs`'s lists) passes
+/// Yosys `check -assert` and Verilator's lint with width warnings, at both ends of the widths.
+#[test]
+fn marker_stripper_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
+    use hdl::rx::marker_stripper::RxMarkerStripper;
+    for w in [4usize, 64] {
+        let name = format!("rx_marker_stripper_ctx_w{w}");
+        let v = hdl::with_width!(w, |W, B| {
+            let mut b = RxMarkerStripper::<W, B>::with_context();
+            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
+        });
+        testbench::check_block_verilog(&name, &v);
+    }
 }

@@ -60,6 +60,8 @@
 
 use crate::gearbox::Gearbox;
 use crate::keep_words::KeepWords;
+use crate::rx::strip_ctx::StripCtxPack;
+pub use crate::rx::strip_ctx::{StripCtx, STRIP_CTX_BITS};
 use crate::sideband::{RxFpduUserFields, RxUlpduUserFields, RX_FPDU_USER};
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use crate::stream_outq::StreamOutQ;
@@ -100,6 +102,21 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     pub m_axis: StreamSource<W, B, RX_ULPDU_USER>,
     /// Pulse: an FPDU rejected with code 3.
     pub err_marker: Signal<Out, Bit>,
+    /// Only when built [`RxMarkerStripper::with_context`] (one entry, otherwise none): a
+    /// connection's context record ([`StripCtx`]) to load.
+    pub ctx_in: Vec<Signal<In, Bits<STRIP_CTX_BITS>>>,
+    /// Likewise: its held lanes (those below the record's `held`).
+    pub ctx_words_in: Vec<Signal<In, Bits<B>>>,
+    /// Likewise: load them now (honoured only while `ctx_idle` is high; no beat is taken in
+    /// its cycle).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: the record of the connection being served (final while `ctx_idle` is high).
+    pub ctx_out: Vec<Signal<Out, Bits<STRIP_CTX_BITS>>>,
+    /// Likewise: its held lanes.
+    pub ctx_words_out: Vec<Signal<Out, Bits<B>>>,
+    /// Likewise: nothing is inside (no beat in the strip register or the output queue, no
+    /// tail leaving).
+    pub ctx_idle: Vec<Signal<Out, Bit>>,
     pre: StreamSkid<W, B, PRE_USER>,
     out: StreamOutQ<W, B, RX_ULPDU_USER>,
     // Strip stage state.
@@ -194,6 +211,8 @@ pub struct RxMarkerStripper<const W: usize, const B: usize> {
     err_any: Signal<Local, Bit>,
     f_user: Signal<Local, Bits<RX_ULPDU_USER>>,
     o_keep: Signal<Local, Bits<W>>,
+    // The context record's wiring (only when built with it).
+    ctx: Vec<StripCtxPack>,
 }
 
 impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
@@ -209,6 +228,12 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             s_axis: StreamSink::new(),
             m_axis: StreamSource::new(),
             err_marker: Default::default(),
+            ctx_in: vec![],
+            ctx_words_in: vec![],
+            ctx_load: vec![],
+            ctx_out: vec![],
+            ctx_words_out: vec![],
+            ctx_idle: vec![],
             pre: StreamSkid::new(),
             out: StreamOutQ::new(),
             s_mid: Default::default(),
@@ -306,6 +331,26 @@ impl<const W: usize, const B: usize> RxMarkerStripper<W, B> {
             err_any: Default::default(),
             f_user: Default::default(),
             o_keep: Default::default(),
+            ctx: vec![],
+        }
+    }
+
+    /// The stripper with the context ports (`ctx_in`, `ctx_words_in`, `ctx_load`, `ctx_out`,
+    /// `ctx_words_out`, `ctx_idle`): while nothing is inside, the state it keeps about a
+    /// connection's stream, an open FPDU's held lanes included, is read out and another
+    /// connection's loaded, so that one stripper serves any number of connections, their
+    /// FPDUs' beats interleaved between segments (see [`StripCtx`]). [`RxMarkerStripper::new`]
+    /// builds neither ports nor logic: `mpa_rx`'s Verilog does not change.
+    pub fn with_context() -> Self {
+        Self {
+            ctx_in: vec![Default::default()],
+            ctx_words_in: vec![Default::default()],
+            ctx_load: vec![Default::default()],
+            ctx_out: vec![Default::default()],
+            ctx_words_out: vec![Default::default()],
+            ctx_idle: vec![Default::default()],
+            ctx: vec![StripCtxPack::default()],
+            ..Self::new()
         }
     }
 }
@@ -447,6 +492,45 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         self.pre.s_axis.valid.next = self.s_axis.valid.val();
         self.s_axis.ready.next = self.pre.s_axis.ready.val();
         self.s_take.next = self.s_axis.valid.val() & self.pre.s_axis.ready.val();
+        // ---- Context record (only when built with it): read out, and loaded while nothing is
+        // inside; no beat is taken in a load's cycle. The strip stage's and the gearbox's
+        // registers load here, before the stages that assign them only while a beat is inside
+        // (the held lanes at the end: the gearbox stage writes `acc` in every cycle).
+        for k in 0..self.ctx.len() {
+            self.ctx[k].rec_in.next = self.ctx_in[k].val();
+            self.ctx[k].wbytes.next = self.c_w.val();
+            self.ctx[k].mid.next = self.s_mid.q.val();
+            self.ctx[k].to_mk.next = self.s_to_mk.q.val();
+            self.ctx[k].pw.next = self.s_pw.q.val();
+            self.ctx[k].bad.next = self.s_bad.q.val();
+            self.ctx[k].seen.next = self.hdr_seen.q.val();
+            self.ctx[k].len.next = self.len.q.val();
+            self.ctx[k].rem.next = self.rem.q.val();
+            self.ctx[k].c.next = self.c.q.val();
+            self.ctx[k].dead.next = self.dead.q.val();
+            self.ctx_out[k].next = self.ctx[k].rec_out.val();
+            self.ctx_words_out[k].next = self.acc.q.val();
+            self.ctx_idle[k].next =
+                !self.pre.m_axis.valid.val() & !self.out.m_axis.valid.val() & !self.closing.q.val();
+            if self.ctx_load[k].val() {
+                self.s_axis.ready.next = false;
+                self.pre.s_axis.valid.next = false;
+                self.s_take.next = false;
+                if self.ctx_idle[k].val() {
+                    self.s_mid.d.next = self.ctx[k].in_mid.val();
+                    self.s_to_mk.d.next = self.ctx[k].in_to_mk.val();
+                    self.s_pw.d.next = self.ctx[k].in_pw.val();
+                    self.s_bad.d.next = self.ctx[k].in_bad.val();
+                    self.s_seen.d.next = self.ctx[k].in_seen.val();
+                    self.hdr_seen.d.next = self.ctx[k].in_seen.val();
+                    self.len.d.next = self.ctx[k].in_len.val();
+                    self.rem.d.next = self.ctx[k].in_rem.val();
+                    self.rem_gt_w.d.next = self.ctx[k].in_rem_gt_w.val();
+                    self.c.d.next = self.ctx[k].in_c.val();
+                    self.dead.d.next = self.ctx[k].in_dead.val();
+                }
+            }
+        }
         if self.s_take.val() {
             self.s_mid.d.next = !self.s_axis.last.val();
             self.s_to_mk.d.next = self.tm.val() - bit_cast::<7, 5>(self.n.val());
@@ -637,6 +721,12 @@ impl<const W: usize, const B: usize> Logic for RxMarkerStripper<W, B> {
         if !self.closing.q.val() {
             self.close_keep.d.next = self.tail_keep.val();
             self.close_user.d.next = self.f_user.val();
+        }
+
+        for k in 0..self.ctx.len() {
+            if self.ctx_load[k].val() & self.ctx_idle[k].val() {
+                self.acc.d.next = self.ctx_words_in[k].val();
+            }
         }
 
         // Reset.

@@ -24,6 +24,7 @@ pub mod realign_ctx;
 pub mod realign_table;
 pub mod realigner;
 pub mod release;
+pub mod strip_ctx;
 pub mod verify;
 pub mod walk_ctx;
 pub mod walker;
