@@ -11,6 +11,7 @@ use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
 use hdl::rx::realign_table::RxRealignerTable;
 use hdl::rx::realigner::RxRealigner;
 use hdl::rx::release::RxRelease;
+use hdl::rx::verify::RxVerify;
 use hdl::rx::walker::RxFpduWalker;
 use hdl::sideband::RxUlpduUser;
 use hdl::with_width;
@@ -45,6 +46,29 @@ crate::direct_top!([const W: usize, const B: usize] RxMarkerStripper<W, B> {
     in rst, sink s_axis, source m_axis, out err_marker, in0 ctx_in, in0 ctx_words_in,
     in0 ctx_load, out0 ctx_out, out0 ctx_words_out, out0 ctx_idle
 });
+
+crate::direct_top!([const W: usize, const B: usize] RxVerify<W, B> {
+    in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
+    source m_axis, out fpdu_done, out fpdu_end, out err_seq, out seq_gap, out err_crc,
+    out err_marker, out cfg_misaligned, out pkt_end, out front_busy,
+    in0 ctx_realign_in, in0 ctx_walk_in, in0 ctx_cut_in, in0 ctx_cut_words_in, in0 ctx_crc_in,
+    in0 ctx_strip_in, in0 ctx_strip_words_in, in0 ctx_end_in, in0 ctx_load, in0 ctx_flush,
+    out0 ctx_realign_out, out0 ctx_walk_out, out0 ctx_cut_out, out0 ctx_cut_words_out,
+    out0 ctx_crc_out, out0 ctx_strip_out, out0 ctx_strip_words_out, out0 ctx_end_out,
+    out0 ctx_idle
+});
+
+/// The verification path (`mpa_rx` without its release buffer: ULPDUs cut-through with their
+/// verdicts) at `width` bytes per beat; with `context`, built with every block's context
+/// record ([`RxVerify::with_context`]).
+pub fn verify(engine: Engine, width: usize, context: bool) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| if context {
+        block_engine(engine, &format!("rx_verify_ctx_w{W}"), RxVerify::<W, B>::with_context())
+    } else {
+        block_engine(engine, &format!("rx_verify_w{W}"), RxVerify::<W, B>::new())
+    })
+}
 
 /// The realigner alone at `width` bytes per beat.
 pub fn realigner(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {

@@ -32,6 +32,9 @@ pub struct CtxPorts {
     pub settings: Vec<usize>,
     /// A one-bit pulse output to count per connection (`err_crc`, ...).
     pub pulse: Option<usize>,
+    /// A one-bit pulse output and a value output read with it, recorded per connection
+    /// (`fpdu_done` / `fpdu_end`); set after [`CtxPorts::find`].
+    pub event: Option<(usize, usize)>,
 }
 
 impl CtxPorts {
@@ -55,6 +58,7 @@ impl CtxPorts {
             flush: flush.map(p),
             settings: settings.iter().map(|n| p(n)).collect(),
             pulse: pulse.map(p),
+            event: None,
         }
     }
 }
@@ -73,6 +77,8 @@ pub struct CtxConn {
     pub out: Vec<Packet>,
     /// Pulses counted while it was served.
     pub pulses: u64,
+    /// Values read at the event pulses while it was served.
+    pub events: Vec<u64>,
     cur: Packet,
 }
 
@@ -213,6 +219,12 @@ pub fn run(
         snk.sample(sim);
         if let (Some(o), Some(p)) = (owner, ports.pulse) {
             conns[o].pulses += sim.get_u64(p) & 1;
+        }
+        if let (Some(o), Some((p, v))) = (owner, ports.event) {
+            if sim.get_u64(p) & 1 == 1 {
+                let value = sim.get_u64(v);
+                conns[o].events.push(value);
+            }
         }
         if snk.beats.len() > got {
             let o = owner.expect("a beat out before any connection");

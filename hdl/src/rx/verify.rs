@@ -32,8 +32,12 @@
 
 use crate::keep_words::KeepWords;
 use crate::rx::crc_check::RxCrcCheck;
+pub use crate::rx::crc_check::{CrcCtx, CRC_CTX_BITS};
 use crate::rx::delineator::RxDelineator;
+pub use crate::rx::delineator::{CutCtx, WalkCtx, CUT_CTX_BITS, WALK_CTX_BITS};
 use crate::rx::marker_stripper::{RxMarkerStripper, RX_ULPDU_USER};
+pub use crate::rx::marker_stripper::{StripCtx, STRIP_CTX_BITS};
+pub use crate::rx::realigner::{RealignCtx, REALIGN_CTX_BITS};
 use crate::rx::realigner::{RxRealigner, RX_SEG_USER};
 use crate::sideband::RxFpduUserFields;
 use crate::stream::{StreamSink, StreamSource};
@@ -78,6 +82,48 @@ pub struct RxVerify<const W: usize, const B: usize> {
     pub pkt_end: Signal<Out, Bit>,
     /// The realigner or the delineator holds a beat.
     pub front_busy: Signal<Out, Bit>,
+    /// Only when built [`RxVerify::with_context`] (one entry, otherwise none): a connection's
+    /// realigner record ([`RealignCtx`]) to load.
+    pub ctx_realign_in: Vec<Signal<In, Bits<REALIGN_CTX_BITS>>>,
+    /// Likewise: its walker record ([`WalkCtx`]).
+    pub ctx_walk_in: Vec<Signal<In, Bits<WALK_CTX_BITS>>>,
+    /// Likewise: its cutter record ([`CutCtx`]).
+    pub ctx_cut_in: Vec<Signal<In, Bits<CUT_CTX_BITS>>>,
+    /// Likewise: the cutter's held words.
+    pub ctx_cut_words_in: Vec<Signal<In, Bits<B>>>,
+    /// Likewise: its CRC check record ([`CrcCtx`]).
+    pub ctx_crc_in: Vec<Signal<In, Bits<CRC_CTX_BITS>>>,
+    /// Likewise: its Marker stripper record ([`StripCtx`]).
+    pub ctx_strip_in: Vec<Signal<In, Bits<STRIP_CTX_BITS>>>,
+    /// Likewise: the stripper's held lanes.
+    pub ctx_strip_words_in: Vec<Signal<In, Bits<B>>>,
+    /// Likewise: the octets of the open FPDU packet that left the CRC check (for `fpdu_end`).
+    pub ctx_end_in: Vec<Signal<In, Bits<32>>>,
+    /// Likewise: load every part now (honoured only while `ctx_idle` is high; no beat is
+    /// taken in its cycle).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: end the open FPDU's CRC piece once everything taken has reached the CRC
+    /// check (a request kept until then; `ctx_idle` stays low until it is done).
+    pub ctx_flush: Vec<Signal<In, Bit>>,
+    /// Likewise: the records of the connection being served (final while `ctx_idle` is high).
+    pub ctx_realign_out: Vec<Signal<Out, Bits<REALIGN_CTX_BITS>>>,
+    /// Likewise.
+    pub ctx_walk_out: Vec<Signal<Out, Bits<WALK_CTX_BITS>>>,
+    /// Likewise.
+    pub ctx_cut_out: Vec<Signal<Out, Bits<CUT_CTX_BITS>>>,
+    /// Likewise.
+    pub ctx_cut_words_out: Vec<Signal<Out, Bits<B>>>,
+    /// Likewise.
+    pub ctx_crc_out: Vec<Signal<Out, Bits<CRC_CTX_BITS>>>,
+    /// Likewise.
+    pub ctx_strip_out: Vec<Signal<Out, Bits<STRIP_CTX_BITS>>>,
+    /// Likewise.
+    pub ctx_strip_words_out: Vec<Signal<Out, Bits<B>>>,
+    /// Likewise.
+    pub ctx_end_out: Vec<Signal<Out, Bits<32>>>,
+    /// Likewise: nothing of the connection is inside any block, no flush is pending and no
+    /// FPDU's CRC is in the engine.
+    pub ctx_idle: Vec<Signal<Out, Bit>>,
     realigner: RxRealigner<W, B>,
     delineator: RxDelineator<W, B>,
     crc: RxCrcCheck<W, B>,
@@ -86,6 +132,11 @@ pub struct RxVerify<const W: usize, const B: usize> {
     acc: DFF<Bits<32>>,
     c_w32: Constant<Bits<32>>,
     tap: Signal<Local, Bit>,
+    // The pending flush (only when built with the context ports).
+    flush_req: Vec<DFF<Bit>>,
+    chain_idle: Vec<Signal<Local, Bit>>,
+    load_now: Vec<Signal<Local, Bit>>,
+    flush_go: Vec<Signal<Local, Bit>>,
 }
 
 impl<const W: usize, const B: usize> RxVerify<W, B> {
@@ -110,6 +161,25 @@ impl<const W: usize, const B: usize> RxVerify<W, B> {
             cfg_misaligned: Default::default(),
             pkt_end: Default::default(),
             front_busy: Default::default(),
+            ctx_realign_in: vec![],
+            ctx_walk_in: vec![],
+            ctx_cut_in: vec![],
+            ctx_cut_words_in: vec![],
+            ctx_crc_in: vec![],
+            ctx_strip_in: vec![],
+            ctx_strip_words_in: vec![],
+            ctx_end_in: vec![],
+            ctx_load: vec![],
+            ctx_flush: vec![],
+            ctx_realign_out: vec![],
+            ctx_walk_out: vec![],
+            ctx_cut_out: vec![],
+            ctx_cut_words_out: vec![],
+            ctx_crc_out: vec![],
+            ctx_strip_out: vec![],
+            ctx_strip_words_out: vec![],
+            ctx_end_out: vec![],
+            ctx_idle: vec![],
             realigner: RxRealigner::new(),
             delineator: RxDelineator::new(),
             crc: RxCrcCheck::new(),
@@ -118,6 +188,52 @@ impl<const W: usize, const B: usize> RxVerify<W, B> {
             acc: Default::default(),
             c_w32: Constant::new((W as u64).into()),
             tap: Default::default(),
+            flush_req: vec![],
+            chain_idle: vec![],
+            load_now: vec![],
+            flush_go: vec![],
+        }
+    }
+
+    /// The path with every block's context record (DESIGN, "Connection state is explicit"):
+    /// once a connection's segments have all gone through (`ctx_flush`, then `ctx_idle`), its
+    /// records are read out and another connection's loaded in one cycle, so that one path
+    /// serves any number of connections. The connection's `cfg_markers`, `cfg_crc` and
+    /// `cfg_max_ulpdu` are set with its records; `cfg_seq` / `cfg_origin` are not used (the
+    /// records hold the stream positions). [`RxVerify::new`] builds none of it.
+    pub fn with_context() -> Self {
+        fn one<T: Default>() -> Vec<T> {
+            vec![T::default()]
+        }
+        Self {
+            ctx_realign_in: one(),
+            ctx_walk_in: one(),
+            ctx_cut_in: one(),
+            ctx_cut_words_in: one(),
+            ctx_crc_in: one(),
+            ctx_strip_in: one(),
+            ctx_strip_words_in: one(),
+            ctx_end_in: one(),
+            ctx_load: one(),
+            ctx_flush: one(),
+            ctx_realign_out: one(),
+            ctx_walk_out: one(),
+            ctx_cut_out: one(),
+            ctx_cut_words_out: one(),
+            ctx_crc_out: one(),
+            ctx_strip_out: one(),
+            ctx_strip_words_out: one(),
+            ctx_end_out: one(),
+            ctx_idle: one(),
+            realigner: RxRealigner::with_context(),
+            delineator: RxDelineator::with_context(),
+            crc: RxCrcCheck::with_context(),
+            stripper: RxMarkerStripper::with_context(),
+            flush_req: one(),
+            chain_idle: one(),
+            load_now: one(),
+            flush_go: one(),
+            ..Self::new()
         }
     }
 }
@@ -203,6 +319,56 @@ impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
                 self.acc.d.next = 0.into();
             } else {
                 self.acc.d.next = self.acc.q.val() + self.c_w32.val();
+            }
+        }
+        // Context records (only when built with them): every block loads in one cycle, when
+        // all are idle; the CRC check's flush waits until the front (realigner, delineator)
+        // has passed on everything taken.
+        for k in 0..self.ctx_load.len() {
+            self.realigner.ctx_in[k].next = self.ctx_realign_in[k].val();
+            self.delineator.ctx_walk_in[k].next = self.ctx_walk_in[k].val();
+            self.delineator.ctx_cut_in[k].next = self.ctx_cut_in[k].val();
+            self.delineator.ctx_words_in[k].next = self.ctx_cut_words_in[k].val();
+            self.crc.ctx_in[k].next = self.ctx_crc_in[k].val();
+            self.stripper.ctx_in[k].next = self.ctx_strip_in[k].val();
+            self.stripper.ctx_words_in[k].next = self.ctx_strip_words_in[k].val();
+            self.ctx_realign_out[k].next = self.realigner.ctx_out[k].val();
+            self.ctx_walk_out[k].next = self.delineator.ctx_walk_out[k].val();
+            self.ctx_cut_out[k].next = self.delineator.ctx_cut_out[k].val();
+            self.ctx_cut_words_out[k].next = self.delineator.ctx_words_out[k].val();
+            self.ctx_crc_out[k].next = self.crc.ctx_out[k].val();
+            self.ctx_strip_out[k].next = self.stripper.ctx_out[k].val();
+            self.ctx_strip_words_out[k].next = self.stripper.ctx_words_out[k].val();
+            self.ctx_end_out[k].next = self.acc.q.val();
+            self.flush_req[k].clock.next = self.clock.val();
+            self.flush_req[k].d.next = self.flush_req[k].q.val() | self.ctx_flush[k].val();
+            self.flush_go[k].next = (self.flush_req[k].q.val() | self.ctx_flush[k].val())
+                & self.realigner.ctx_idle[k].val()
+                & !self.delineator.busy.val();
+            self.crc.ctx_flush[k].next = self.flush_go[k].val();
+            if self.flush_go[k].val() {
+                self.flush_req[k].d.next = false;
+            }
+            self.chain_idle[k].next = self.realigner.ctx_idle[k].val()
+                & !self.delineator.busy.val()
+                & self.crc.ctx_idle[k].val()
+                & self.stripper.ctx_idle[k].val()
+                & !self.flush_req[k].q.val();
+            self.ctx_idle[k].next = self.chain_idle[k].val();
+            self.load_now[k].next = self.ctx_load[k].val() & self.chain_idle[k].val();
+            self.realigner.ctx_load[k].next = self.load_now[k].val();
+            self.delineator.ctx_load[k].next = self.load_now[k].val();
+            self.crc.ctx_load[k].next = self.load_now[k].val();
+            self.stripper.ctx_load[k].next = self.load_now[k].val();
+            if self.ctx_load[k].val() {
+                self.realigner.s_axis.valid.next = false;
+                self.s_axis.ready.next = false;
+            }
+            if self.load_now[k].val() {
+                self.acc.d.next = self.ctx_end_in[k].val();
+            }
+            if self.rst.val() {
+                self.flush_req[k].d.next = false;
             }
         }
         if self.rst.val() {
