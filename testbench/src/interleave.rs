@@ -117,6 +117,9 @@ pub struct CtxRun {
     pub switches: usize,
     /// Every record saved, as its parts.
     pub saved: Vec<Vec<Vec<u64>>>,
+    /// For each switch after the first: cycles from the one after the served connection's
+    /// last beat went in (the next run is another connection's) to the load.
+    pub switch_cycles: Vec<u64>,
 }
 
 /// Runs `conns` through `sim` (reset before, with its settings for an unrelated stream) at
@@ -143,6 +146,7 @@ pub fn run(
     let mut pick: Option<usize> = None;
     let mut flushed = false;
     let mut done = false;
+    let mut waiting = 0u64;
     for _ in 0..max_cycles {
         let owner = cur;
         let is_idle = (sim.get_u64(ports.idle) & 1 == 1) == ports.idle_high;
@@ -169,7 +173,10 @@ pub fn run(
                 } else if cur.is_some() && ports.flush.is_some() && !flushed {
                     flush = true;
                     flushed = true;
-                } else if is_idle {
+                    waiting += 1;
+                } else if !is_idle {
+                    waiting += 1;
+                } else {
                     if let Some(p) = cur {
                         let rec: Vec<Vec<u64>> = ports
                             .parts
@@ -190,6 +197,10 @@ pub fn run(
                     for (&p, &v) in ports.settings.iter().zip(&conns[c].settings) {
                         sim.set_u64(p, v);
                     }
+                    if cur.is_some() {
+                        res.switch_cycles.push(waiting);
+                    }
+                    waiting = 0;
                     load = true;
                     res.switches += 1;
                     cur = Some(c);

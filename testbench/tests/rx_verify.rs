@@ -75,7 +75,7 @@ fn interleaved_connections(
     seed: u64,
     idle: Pattern,
     backpressure: Pattern,
-) -> (usize, usize) {
+) -> (usize, usize, Vec<u64>) {
     let mut r = rng(seed);
     let cases = [
         Case { markers: true, crc: true, offset: 508, seq: 0xFFFF_F000, max_ulpdu: ULPDU_MAX },
@@ -179,16 +179,22 @@ fn interleaved_connections(
         assert_eq!(c.events, *e, "{engine} W={w}: connection {i}: the FPDU ends (fpdu_end)");
     }
     let open = res.saved.iter().filter(|rec| CrcCtx::unpack(rec[4][0]).open).count();
-    (res.switches, open)
+    (res.switches, open, res.switch_cycles)
 }
 
 macro_rules! verify_context_tests {
     ($($name:ident: $engine:expr, $w:literal;)*) => {$(
         #[test]
         fn $name() {
-            let (n, open) =
+            let (n, open, cycles) =
                 interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always);
             assert!(n >= 20 && open > 0, "{} W={}: {n} switches, {open} with an FPDU open", $engine, $w);
+            // A switch waits for the whole path's drain and the CRC check's flush: the
+            // engine's latency (10 to 18 cycles) and the blocks' pipelines.
+            let mean = cycles.iter().sum::<u64>() as f64 / cycles.len() as f64;
+            let max = *cycles.iter().max().unwrap();
+            eprintln!("{} W={}: {} switches, {mean:.1} cycles each on average, at most {max}", $engine, $w, cycles.len());
+            assert!(max <= 60, "{} W={}: a switch took {max} cycles", $engine, $w);
             let idle = Pattern::Random { p: 0.7, seed: 2 };
             let bp = Pattern::Random { p: 0.6, seed: 3 };
             interleaved_connections($engine, $w, 4, idle, bp);
