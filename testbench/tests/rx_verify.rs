@@ -3,7 +3,8 @@
 //! retransmissions, interleaved segment by segment through one verification path (realigner,
 //! delineator, CRC check, Marker stripper); between connections the path is flushed and its
 //! records swapped. Every width, both engines, idle and backpressure: each connection gets
-//! exactly the ULPDUs, verdicts and error pulses it gets alone, and its FPDUs' ends
+//! exactly the ULPDUs, verdicts and error pulses it gets alone (through the rust-hdl model
+//! of `RxVerify::new()`), and its FPDUs' ends
 //! (`fpdu_done` / `fpdu_end`) as the golden framer's FPDUs give them.
 
 use golden::fpdu::FramingConfig;
@@ -120,7 +121,7 @@ fn interleaved_connections(
             let stream: Vec<u8> = fpdus.concat();
             let mut input = segments(&mut r, &stream, case.seq, 3 * w + 40, k != 1);
             with_retransmissions(&mut r, &stream, case.seq, &mut input, 30);
-            refs.push(alone(engine, w, case, &input));
+            refs.push(alone(Engine::RustHdl, w, case, &input));
             let o = case.origin();
             let record = vec![
                 vec![RealignCtx::fresh(case.seq, o).pack()],
