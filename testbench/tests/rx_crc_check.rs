@@ -170,7 +170,7 @@ fn interleaved_connections(
     use sim::stream::{message_beats, Beat};
     use testbench::interleave::{assert_as_alone, run as run_interleaved, CtxConn, CtxPorts};
     let mut r = rng(seed);
-    let mut inputs = vec![
+    let mut inputs = [
         packets(seed * 10, 40, true, true),
         packets(seed * 10 + 1, 40, false, false),
         packets(seed * 10 + 2, 40, true, true),
