@@ -2,9 +2,10 @@
 //! "Connection state is explicit"; RFC 5044 B.2), the way a controller in front of it would
 //! drive it: each connection's beats come in runs (a segment's share of the stream, which may
 //! end inside a packet); between runs of different connections, with nothing offered, the
-//! block's piece in flight is ended when it has a flush, and once it says it is idle the
-//! served connection's record (every part of it) is read into the test's table and the next
-//! connection's loaded, with its settings, in one cycle. Records with random contents are
+//! block's piece in flight is ended when it has a flush and is not idle already, and once it
+//! says it is idle (from the cycle after the run's last beat went in) the served connection's
+//! record (every part of it) is read into the test's table and the next connection's loaded,
+//! with its settings, in one cycle. Records with random contents are
 //! offered now and then while the block is not idle (they must change nothing), and flushes
 //! at random while beats flow. Output beats are credited to the connection served when they
 //! leave, so each connection's packets can be compared with what it gets alone.
@@ -170,7 +171,9 @@ pub fn run(
                     src.push(run);
                     pick = None;
                     flushed = false;
-                } else if cur.is_some() && ports.flush.is_some() && !flushed {
+                } else if cur.is_some() && ports.flush.is_some() && !flushed && !is_idle {
+                    // A flush only when the block is not idle already: when it is (no piece
+                    // open, nothing inside), the load comes in the first cycle it says so.
                     flush = true;
                     flushed = true;
                     waiting += 1;

@@ -190,8 +190,11 @@ impl<const W: usize, const B: usize> Logic for RxCrcCheck<W, B> {
             self.ctx[k].flush.next = self.ctx_flush[k].val();
             self.ctx[k].crc_valid.next = self.engine.crc_valid.val();
             self.ctx[k].crc.next = self.engine.crc.val();
-            self.ctx[k].drained.next =
-                !self.beats.m_axis.valid.val() & !self.out.m_axis.valid.val();
+            // The FIFO's count, not only its head: a beat written is on `m_axis` two cycles
+            // later.
+            self.ctx[k].drained.next = !self.beats.count.val().any()
+                & !self.beats.m_axis.valid.val()
+                & !self.out.m_axis.valid.val();
             self.ctx[k].dead.next = self.dead.q.val();
             if self.ctx[k].hold.val() {
                 self.s_axis.ready.next = false;

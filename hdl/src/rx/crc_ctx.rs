@@ -23,10 +23,10 @@
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset (no FPDU open, nothing pending) |
 //! | `rec_in` | in | 34 | a record to load ([`CrcCtx`]) |
 //! | `load` | in | 1 | load it (honoured while `idle`) |
-//! | `flush` | in | 1 | end the open FPDU's piece in the engine (a no-op when none is open or it has ended) |
+//! | `flush` | in | 1 | end the open FPDU's piece in the engine (a no-op when none is open or its piece has ended; after the stream's end the piece is ended all the same, and its beats are dropped) |
 //! | `take`, `last` | in | 1 | a beat is strobed into the engine this cycle; it is a packet's last |
 //! | `crc_valid`, `crc` | in | 1, 32 | the engine's result |
-//! | `drained` | in | 1 | nothing of the connection is in the check's beat FIFO or output register |
+//! | `drained` | in | 1 | nothing of the connection is in the check's beat FIFO (its count: a beat written shows at its head two cycles later) or output register |
 //! | `dead` | in | 1 | the check's ended flag |
 //! | `hold` | out | 1 | take no beat this cycle (a load or flush asked for, or a piece's CRC awaited) |
 //! | `null_beat` | out | 1 | strobe a null `last` beat into the engine this cycle (the flush) |
@@ -121,9 +121,11 @@ impl Logic for RxCrcCtx {
         self.resume.next = self.rpend.q.val();
         self.init.next = self.part.q.val();
         self.piece.next = self.crc_valid.val() & self.pw.q.val() & (self.nout.q.val() == 1);
-        // Drained, every FPDU end's result has come (its last beat left with it); a flushed
-        // piece's is awaited while `open` and not `rpend`.
-        self.idle.next = self.drained.val() & (!self.open.q.val() | self.rpend.q.val());
+        // Drained (the beat FIFO's count, not only its head), no result owed, and no FPDU's
+        // CRC in the engine.
+        self.idle.next = self.drained.val()
+            & !self.nout.q.val().any()
+            & (!self.open.q.val() | self.rpend.q.val());
         self.load_now.next = self.load.val() & self.idle.val();
         self.in_dead.next = self.rec_in.val().get_value_crc_ctx_dead();
         self.rec_out.next = 0.into();
