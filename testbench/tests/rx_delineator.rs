@@ -452,6 +452,11 @@ fn interleaved_connections(
                 // Above connection 2's limit (250).
                 ulps[20] = (0..300).map(|_| r.gen()).collect();
             }
+            if k < 2 {
+                // FPDUs of 60,000 octets in two connections at once, open across switches:
+                // the cutter's `back` (words since the open FPDU's start) goes past 10,000.
+                ulps[1] = (0..60_000).map(|_| r.gen()).collect();
+            }
             let mut stream: Vec<u8> = framed_fpdus(cfg, &ulps).concat();
             if k == 3 {
                 // The stream ends inside an FPDU: code 1 with its words so far.
@@ -501,6 +506,10 @@ fn interleaved_connections(
     let open = recs.iter().filter(|c| c.open).count();
     let held = recs.iter().filter(|c| c.held > 0).count();
     let dead = recs.iter().filter(|c| c.dead).count();
+    assert!(
+        recs.iter().any(|c| c.open && c.back > 10_000),
+        "{engine} W={w}: a record saved more than 10,000 words into an FPDU"
+    );
     (res.switches, open, held, dead)
 }
 
