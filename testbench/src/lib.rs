@@ -28,6 +28,23 @@ pub fn next_connection(
     }
 }
 
+/// Exports a block that is not a top at W = 4 and 64, built as `$ty::<W, B>::$ctor()` (for
+/// example `RxFpduWalker, with_context`), under the names `<prefix>_w4` / `<prefix>_w64`, and
+/// runs [`check_block_verilog`] on each (Yosys `check -assert`, Verilator's lint).
+#[macro_export]
+macro_rules! check_block_verilog_w4_w64 {
+    ($prefix:literal, $ty:ident, $ctor:ident) => {
+        for w in [4usize, 64] {
+            let name = format!(concat!($prefix, "_w{}"), w);
+            let v = hdl::with_width!(w, |W, B| {
+                let mut b = $ty::<W, B>::$ctor();
+                hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
+            });
+            $crate::check_block_verilog(&name, &v);
+        }
+    };
+}
+
 /// Writes `verilog`, the export of a block called `name` that is not a top (so not in
 /// `export.rs`'s lists), under `target/testbench/<name>/` and runs Yosys `check -assert` and
 /// Verilator's lint with width warnings on it.

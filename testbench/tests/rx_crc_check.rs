@@ -246,12 +246,5 @@ crc_check_context_tests! {
 #[test]
 fn crc_check_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::crc_check::RxCrcCheck;
-    for w in [4usize, 64] {
-        let name = format!("rx_crc_check_ctx_w{w}");
-        let v = hdl::with_width!(w, |W, B| {
-            let mut b = RxCrcCheck::<W, B>::with_context();
-            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
-        });
-        testbench::check_block_verilog(&name, &v);
-    }
+    testbench::check_block_verilog_w4_w64!("rx_crc_check_ctx", RxCrcCheck, with_context);
 }

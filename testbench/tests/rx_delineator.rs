@@ -549,12 +549,5 @@ delineator_context_tests! {
 #[test]
 fn delineator_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::delineator::RxDelineator;
-    for w in [4usize, 64] {
-        let name = format!("rx_delineator_ctx_w{w}");
-        let v = hdl::with_width!(w, |W, B| {
-            let mut b = RxDelineator::<W, B>::with_context();
-            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
-        });
-        testbench::check_block_verilog(&name, &v);
-    }
+    testbench::check_block_verilog_w4_w64!("rx_delineator_ctx", RxDelineator, with_context);
 }

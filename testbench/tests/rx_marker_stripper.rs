@@ -323,12 +323,9 @@ stripper_context_tests! {
 #[test]
 fn marker_stripper_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::marker_stripper::RxMarkerStripper;
-    for w in [4usize, 64] {
-        let name = format!("rx_marker_stripper_ctx_w{w}");
-        let v = hdl::with_width!(w, |W, B| {
-            let mut b = RxMarkerStripper::<W, B>::with_context();
-            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
-        });
-        testbench::check_block_verilog(&name, &v);
-    }
+    testbench::check_block_verilog_w4_w64!(
+        "rx_marker_stripper_ctx",
+        RxMarkerStripper,
+        with_context
+    );
 }

@@ -269,14 +269,7 @@ table_tests! {
 #[test]
 fn realigner_table_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::realign_table::RxRealignerTable;
-    for w in [4usize, 64] {
-        let name = format!("rx_realigner_table_w{w}");
-        let v = hdl::with_width!(w, |W, B| {
-            let mut b = RxRealignerTable::<W, B>::new();
-            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
-        });
-        testbench::check_block_verilog(&name, &v);
-    }
+    testbench::check_block_verilog_w4_w64!("rx_realigner_table", RxRealignerTable, new);
 }
 
 /// The cost of a switch, measured (`sim::rx::realigner_table_rate`, also in `make bench`):

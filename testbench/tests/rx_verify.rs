@@ -221,12 +221,5 @@ verify_context_tests! {
 #[test]
 fn verify_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::verify::RxVerify;
-    for w in [4usize, 64] {
-        let name = format!("rx_verify_ctx_w{w}");
-        let v = hdl::with_width!(w, |W, B| {
-            let mut b = RxVerify::<W, B>::with_context();
-            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
-        });
-        testbench::check_block_verilog(&name, &v);
-    }
+    testbench::check_block_verilog_w4_w64!("rx_verify_ctx", RxVerify, with_context);
 }

@@ -540,12 +540,5 @@ fn fpdus_ending_next_to_markers() {
 #[test]
 fn walker_with_context_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::walker::RxFpduWalker;
-    for w in [4usize, 64] {
-        let name = format!("rx_fpdu_walker_ctx_w{w}");
-        let v = hdl::with_width!(w, |W, B| {
-            let mut b = RxFpduWalker::<W, B>::with_context();
-            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
-        });
-        testbench::check_block_verilog(&name, &v);
-    }
+    testbench::check_block_verilog_w4_w64!("rx_fpdu_walker_ctx", RxFpduWalker, with_context);
 }
