@@ -8,9 +8,11 @@ use hdl::rx::crc_check::RxCrcCheck;
 use hdl::rx::delineator::RxDelineator;
 use hdl::rx::marker_stripper::RxMarkerStripper;
 use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
+use hdl::rx::mpa_rx_ctx::MpaRxCtx;
 use hdl::rx::realign_table::RxRealignerTable;
 use hdl::rx::realigner::RxRealigner;
 use hdl::rx::release::RxRelease;
+use hdl::rx::release_regions::RxReleaseRegions;
 use hdl::rx::verify::RxVerify;
 use hdl::rx::walker::RxFpduWalker;
 use hdl::sideband::RxUlpduUser;
@@ -57,6 +59,47 @@ crate::direct_top!([const W: usize, const B: usize] RxVerify<W, B> {
     out0 ctx_crc_out, out0 ctx_strip_out, out0 ctx_strip_words_out, out0 ctx_end_out,
     out0 ctx_idle
 });
+
+crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRxCtx<W, B, A> {
+    in rst, in cfg_seq, in cfg_origin, in cfg_markers, in cfg_crc, in cfg_max_ulpdu, sink s_axis,
+    source m_axis, out m_conn, out err_seq, out seq_gap, out err_crc, out err_marker,
+    out dropped, out cfg_misaligned,
+    in0 ctx_realign_in, in0 ctx_walk_in, in0 ctx_cut_in, in0 ctx_cut_words_in, in0 ctx_crc_in,
+    in0 ctx_strip_in, in0 ctx_strip_words_in, in0 ctx_end_in, in0 ctx_rel_in, in0 ctx_load,
+    in0 ctx_flush, out0 ctx_realign_out, out0 ctx_walk_out, out0 ctx_cut_out,
+    out0 ctx_cut_words_out, out0 ctx_crc_out, out0 ctx_strip_out, out0 ctx_strip_words_out,
+    out0 ctx_end_out, out0 ctx_rel_out, out0 ctx_idle
+});
+
+/// `mpa_rx` serving `regions` connections with context records ([`MpaRxCtx`]; its 16 KiB
+/// release buffer cut into a region per connection) at `width` bytes per beat.
+pub fn mpa_rx_ctx(
+    engine: Engine,
+    width: usize,
+    regions: usize,
+) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    if !regions.is_power_of_two() || regions > 16 {
+        return Err(format!("mpa_rx_ctx: regions = {regions} must be 1, 2, 4, 8 or 16"));
+    }
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        block_engine(
+            engine,
+            &format!("mpa_rx_ctx_w{W}_r{regions}"),
+            MpaRxCtx::<W, B, A>::new(regions),
+        )
+    })
+}
+
+/// The largest ULPDU_Length [`mpa_rx_ctx`] accepts with `regions` regions (a region's size).
+pub fn mpa_rx_ctx_max_ulpdu(width: usize, regions: usize) -> Result<u32, String> {
+    hdl::export::check_width(width)?;
+    Ok(with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        MpaRxCtx::<W, B, A>::max_ulpdu(regions) as u32
+    }))
+}
 
 /// The verification path (`mpa_rx` without its release buffer: ULPDUs cut-through with their
 /// verdicts) at `width` bytes per beat; with `context`, built with every block's context
@@ -266,6 +309,32 @@ pub fn release(engine: Engine, width: usize, small: bool) -> Result<Box<dyn Cycl
             block_engine(engine, &format!("rx_release_w{W}_a4"), RxRelease::<W, B, 4>::new())
         } else {
             block_engine(engine, &format!("rx_release_w{W}"), RxRelease::<W, B, A>::new())
+        }
+    })
+}
+
+crate::direct_top!([const W: usize, const B: usize, const A: usize] RxReleaseRegions<W, B, A> {
+    in rst, sink s_axis, source m_axis, out m_conn, out dropped, in ctx_in, in ctx_load,
+    out ctx_out
+});
+
+/// The release buffer with 16 regions ([`RxReleaseRegions`]) alone at `width` bytes per beat,
+/// connection 0 loaded (its fresh record, at `rst`): 16 beats per region when `small` (256 in
+/// all), otherwise 1 KiB per region (the 16 KiB `mpa_rx` has).
+pub fn release_regions(
+    engine: Engine,
+    width: usize,
+    small: bool,
+) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        if small {
+            let b = RxReleaseRegions::<W, B, 8>::new(16);
+            block_engine(engine, &format!("rx_release_regions_w{W}_a8"), b)
+        } else {
+            let b = RxReleaseRegions::<W, B, A>::new(16);
+            block_engine(engine, &format!("rx_release_regions_w{W}"), b)
         }
     })
 }

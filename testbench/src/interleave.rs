@@ -36,6 +36,12 @@ pub struct CtxPorts {
     /// A one-bit pulse output and a value output read with it, recorded per connection
     /// (`fpdu_done` / `fpdu_end`); set after [`CtxPorts::find`].
     pub event: Option<(usize, usize)>,
+    /// An output naming the connection of each output beat (`m_conn`), for a block whose
+    /// output leaves while other connections are served: beats are credited to the
+    /// connection at this index of [`run`]'s `conns` whose `conn_id` it gives, not to the one
+    /// served, and [`run`] ends only once no beat has come out for 200 cycles after the
+    /// last run. Set after [`CtxPorts::find`].
+    pub conn_out: Option<usize>,
 }
 
 impl CtxPorts {
@@ -60,6 +66,7 @@ impl CtxPorts {
             settings: settings.iter().map(|n| p(n)).collect(),
             pulse: pulse.map(p),
             event: None,
+            conn_out: None,
         }
     }
 }
@@ -80,6 +87,8 @@ pub struct CtxConn {
     pub pulses: u64,
     /// Values read at the event pulses while it was served.
     pub events: Vec<u64>,
+    /// Its value on [`CtxPorts::conn_out`].
+    pub conn_id: u64,
     cur: Packet,
 }
 
@@ -121,6 +130,8 @@ pub struct CtxRun {
     /// For each switch after the first: cycles from the one after the served connection's
     /// last beat went in (the next run is another connection's) to the load.
     pub switch_cycles: Vec<u64>,
+    /// Output beats of a connection other than the one served (with [`CtxPorts::conn_out`]).
+    pub cross_beats: u64,
 }
 
 /// Runs `conns` through `sim` (reset before, with its settings for an unrelated stream) at
@@ -148,6 +159,8 @@ pub fn run(
     let mut flushed = false;
     let mut done = false;
     let mut waiting = 0u64;
+    // Cycles since the last output beat, counted once every run has been sent and served.
+    let mut quiet: Option<u64> = None;
     for _ in 0..max_cycles {
         let owner = cur;
         let is_idle = (sim.get_u64(ports.idle) & 1 == 1) == ports.idle_high;
@@ -157,8 +170,14 @@ pub fn run(
                 (0..conns.len()).filter(|&c| !conns[c].runs.is_empty()).collect();
             if left.is_empty() {
                 if is_idle && (flushed || ports.flush.is_none()) {
-                    done = true;
-                    break;
+                    match (ports.conn_out, quiet) {
+                        (None, _) | (Some(_), Some(200..)) => {
+                            done = true;
+                            break;
+                        }
+                        (Some(_), None) => quiet = Some(0),
+                        (Some(_), Some(_)) => {}
+                    }
                 }
                 flush = !flushed;
                 flushed = true;
@@ -240,8 +259,23 @@ pub fn run(
                 conns[o].events.push(value);
             }
         }
+        if let Some(q) = quiet.as_mut() {
+            *q += 1;
+        }
         if snk.beats.len() > got {
-            let o = owner.expect("a beat out before any connection");
+            let o = match ports.conn_out {
+                None => owner.expect("a beat out before any connection"),
+                Some(p) => {
+                    let id = sim.get_u64(p);
+                    conns.iter().position(|c| c.conn_id == id).unwrap_or_else(|| {
+                        panic!("W={w}: a beat out for connection {id}, which is not one sent")
+                    })
+                }
+            };
+            if let Some(q) = quiet.as_mut() {
+                *q = 0;
+            }
+            res.cross_beats += (Some(o) != owner) as u64;
             let b = &snk.beats[got].1;
             let k = &mut conns[o];
             k.cur.data.extend((0..w).filter(|i| (b.keep >> i) & 1 == 1).map(|i| b.data[i]));

@@ -1,7 +1,10 @@
 //! `RxRelease` (RFC 5044 section 6 verify-before-release, section 8 nothing after an error): a
 //! ULPDU leaves only after its last beat arrived good; a bad one is dropped and becomes one
 //! error packet; nothing leaves after it. A 16-beat buffer is filled to the largest packet it
-//! accepts (15 beats) under backpressure: no deadlock, nothing lost.
+//! accepts (15 beats) under backpressure: no deadlock, nothing lost. Every test runs on
+//! `RxRelease` and on one connection's region of `RxReleaseRegions` (16 regions; one of 16
+//! beats when small), which must behave the same (its several connections are tested in
+//! `mpa_rx_ctx.rs`).
 
 use hdl::sideband::RxUlpduUser;
 use rand::Rng;
@@ -35,8 +38,24 @@ fn random_ulpdus(seed: u64, n: usize, max: usize) -> Vec<InPacket> {
         .collect()
 }
 
-fn run(w: usize, small: bool, input: &[InPacket], opts: &PacketRun) -> (Vec<Packet>, u64) {
-    let mut sim = sim::rx::release(Engine::RustHdl, w, small).unwrap();
+/// `RxRelease` (16 beats when `small`, 16 KiB otherwise), or with `regions` one connection of
+/// `RxReleaseRegions` (16 regions of 16 beats when `small`, of 1 KiB otherwise).
+fn build(w: usize, small: bool, regions: bool) -> Box<dyn sim::CycleSim> {
+    if regions {
+        sim::rx::release_regions(Engine::RustHdl, w, small).unwrap()
+    } else {
+        sim::rx::release(Engine::RustHdl, w, small).unwrap()
+    }
+}
+
+fn run(
+    w: usize,
+    small: bool,
+    regions: bool,
+    input: &[InPacket],
+    opts: &PacketRun,
+) -> (Vec<Packet>, u64) {
+    let mut sim = build(w, small, regions);
     let opts = PacketRun { pulses: vec!["dropped".into()], ..opts.clone() };
     let res = run_packets(sim.as_mut(), input, &opts).unwrap();
     (res.packets, res.pulse_counts[0])
@@ -61,9 +80,11 @@ fn a_full_small_buffer_passes_everything_under_backpressure() {
                 backpressure: Pattern::Random { p: bp, seed: 7 },
                 ..PacketRun::default()
             };
-            let (out, dropped) = run(w, true, &input, &opts);
-            assert_eq!(dropped, 0);
-            assert_same(w, &out, &input);
+            for regions in [false, true] {
+                let (out, dropped) = run(w, true, regions, &input, &opts);
+                assert_eq!(dropped, 0);
+                assert_same(w, &out, &input);
+            }
         }
     }
 }
@@ -71,9 +92,11 @@ fn a_full_small_buffer_passes_everything_under_backpressure() {
 #[test]
 fn packets_are_held_until_their_last_beat() {
     // No output beat of a packet before the input's last beat of that packet.
-    for w in [4usize, 8, 64] {
-        let mut sim = sim::rx::release(Engine::RustHdl, w, false).unwrap();
-        let input = random_ulpdus(10 + w as u64, 30, 40 * w);
+    for (w, regions) in [4usize, 8, 64].into_iter().flat_map(|w| [(w, false), (w, true)]) {
+        let mut sim = build(w, false, regions);
+        // A region of 1 KiB holds at most 1024 - W octets of ULPDU.
+        let max = if regions { (40 * w).min(1024 - w) } else { 40 * w };
+        let input = random_ulpdus(10 + w as u64, 30, max);
         let opts = PacketRun { idle: Pattern::Random { p: 0.5, seed: 3 }, ..PacketRun::default() };
         let res = run_packets(sim.as_mut(), &input, &opts).unwrap();
         assert_same(w, &res.packets, &input);
@@ -85,18 +108,25 @@ fn packets_are_held_until_their_last_beat() {
                 res.in_last_cycles[i]
             );
         }
-        // Nothing ahead and no backpressure: exactly the documented latency.
+        // Nothing ahead and no backpressure: exactly the documented latency (one more with
+        // regions: the read side's current descriptor register).
         let single = run_packets(sim.as_mut(), &input[1..2], &PacketRun::default()).unwrap();
-        assert_eq!(single.packets[0].first_cycle - single.in_last_cycles[0], 3, "W={w}: latency");
+        let latency = if regions { 4 } else { 3 };
+        let got = single.packets[0].first_cycle - single.in_last_cycles[0];
+        assert_eq!(got, latency, "W={w} regions {regions}: latency");
     }
 }
 
 #[test]
 fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
     for w in [4usize, 8, 16, 32, 64] {
-        for small in [true, false] {
+        for (small, regions) in [(true, false), (false, false), (true, true), (false, true)] {
             let mut r = rng(w as u64 + small as u64);
-            let max = if small { 15 * w } else { 100 * w };
+            let max = match (small, regions) {
+                (true, _) => 15 * w,
+                (false, false) => 100 * w,
+                (false, true) => (100 * w).min(1024 - w),
+            };
             let mut input = random_ulpdus(20 + w as u64, 12, max);
             let bad_at = r.gen_range(0..input.len());
             let code = r.gen_range(1..4u64);
@@ -113,7 +143,7 @@ fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
             };
             // The null beat: appended as a separate one-beat packet is not the same thing, so
             // build the error packet's beats here: data beats, then the flagged null beat.
-            let mut sim = sim::rx::release(Engine::RustHdl, w, small).unwrap();
+            let mut sim = build(w, small, regions);
             let s = sim::stream::StreamPorts::find(sim.as_ref(), "s_axis").unwrap();
             let mut beats = sim::packet::packet_beats(&with_err, s.width, 0);
             if keep > 0 {
@@ -138,10 +168,10 @@ fn a_bad_ulpdu_is_dropped_and_nothing_follows() {
 
 #[test]
 fn one_beat_per_cycle_in_and_out_for_one_beat_packets() {
-    for w in [4usize, 8, 16, 32, 64] {
+    for (w, regions) in [4usize, 8, 16, 32, 64].into_iter().flat_map(|w| [(w, false), (w, true)]) {
         let input: Vec<InPacket> =
             (0..300).map(|i| good(i, vec![i as u8; 1 + i as usize % w])).collect();
-        let mut sim = sim::rx::release(Engine::RustHdl, w, false).unwrap();
+        let mut sim = build(w, false, regions);
         let res = run_packets(sim.as_mut(), &input, &PacketRun::default()).unwrap();
         assert_same(w, &res.packets, &input);
         let in_span = res.in_last_cycles.last().unwrap() - res.in_first_cycles[0] + 1;

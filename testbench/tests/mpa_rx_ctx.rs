@@ -1,0 +1,239 @@
+//! `MpaRxCtx`: the receive datapath of `mpa_rx` serving several connections, its blocks' state
+//! in context records and its release buffer cut into a region per connection (DESIGN,
+//! "Connection state is explicit"; RFC 5044 sections 6 and 8, Appendix B.2). Four connections'
+//! TCP payload segments, cut anywhere and with retransmissions, are interleaved segment by
+//! segment; between connections the path is flushed and its records swapped, while verified
+//! ULPDUs of any connection leave tagged with it (`m_conn`). Every width, both engines, idle and
+//! backpressure: each connection gets exactly the ULPDUs, error packet and CRC error pulses it
+//! gets alone through `mpa_rx` (its rust-hdl model) with the same ULPDU_Length limit.
+
+use golden::fpdu::FramingConfig;
+use hdl::rx::mpa_rx_ctx::RelCtx;
+use hdl::rx::verify::{CrcCtx, CutCtx, RealignCtx, StripCtx, WalkCtx};
+use hdl::sideband::RxUlpduUser;
+use rand::Rng;
+use sim::packet::{run_packets, InPacket, Packet, PacketRun};
+use sim::stream::{message_beats, Pattern};
+use sim::Engine;
+use testbench::interleave::{assert_as_alone, run as run_interleaved, CtxConn, CtxPorts};
+use testbench::rng;
+use testbench::rx::{segments, with_retransmissions};
+use testbench::tx::framed_fpdus;
+
+const ULPDU_MAX: u64 = golden::mulpdu::ULPDU_MAX as u64;
+/// Regions of the release buffer: 16 KiB / 16, about 1 KiB per connection (960 to 1,020
+/// octets of ULPDU at W = 64 to 4), so that a region fills and its input waits.
+const REGIONS: usize = 16;
+
+struct Case {
+    /// The connection's index (its region).
+    conn: u8,
+    markers: bool,
+    crc: bool,
+    /// Stream position of the first FPDU from the Marker origin (octets).
+    offset: u32,
+    seq: u32,
+    max_ulpdu: u64,
+}
+
+impl Case {
+    fn origin(&self) -> u32 {
+        self.seq.wrapping_sub(self.offset)
+    }
+}
+
+fn ulpdus(r: &mut impl Rng, n: usize) -> Vec<Vec<u8>> {
+    (0..n)
+        .map(|_| {
+            let len = if r.gen_bool(0.3) { r.gen_range(0..=900) } else { r.gen_range(0..=120) };
+            (0..len).map(|_| r.gen()).collect()
+        })
+        .collect()
+}
+
+/// The packets (octets, every beat's sideband) and CRC errors of `input` through `mpa_rx`
+/// alone, with `max_ulpdu` as the region clamps it.
+fn alone(w: usize, case: &Case, max_ulpdu: u64, input: &[InPacket]) -> (Vec<Packet>, u64) {
+    let mut sim = sim::rx::mpa_rx(Engine::RustHdl, w).unwrap();
+    let opts = PacketRun {
+        settings: vec![
+            ("cfg_seq".into(), case.seq as u64),
+            ("cfg_origin".into(), case.origin() as u64),
+            ("cfg_markers".into(), case.markers as u64),
+            ("cfg_crc".into(), case.crc as u64),
+            ("cfg_max_ulpdu".into(), max_ulpdu),
+        ],
+        pulses: vec!["err_crc".into()],
+        ..Default::default()
+    };
+    let res = run_packets(sim.as_mut(), input, &opts).unwrap();
+    (res.packets, res.pulse_counts[0])
+}
+
+/// What one interleaved run saw: switches, output beats that left while another connection
+/// was served, cycles per switch.
+struct Seen {
+    switches: usize,
+    cross_beats: u64,
+    cycles: Vec<u64>,
+}
+
+fn interleaved_connections(
+    engine: Engine,
+    w: usize,
+    seed: u64,
+    idle: Pattern,
+    backpressure: Pattern,
+) -> Seen {
+    let mut r = rng(seed);
+    let region_max = sim::rx::mpa_rx_ctx_max_ulpdu(w, REGIONS).unwrap() as u64;
+    let cases = [
+        Case { conn: 0, markers: true, crc: true, offset: 508, seq: 0xFFFF_F000, max_ulpdu: 900 },
+        // Its limit is clamped to the region: a 1,100-octet ULPDU is code 2.
+        Case { conn: 5, markers: false, crc: false, offset: 12, seq: 1234, max_ulpdu: ULPDU_MAX },
+        Case { conn: 10, markers: true, crc: true, offset: 0, seq: 77, max_ulpdu: 800 },
+        Case { conn: 15, markers: true, crc: true, offset: 1000, seq: 5, max_ulpdu: 900 },
+    ];
+    let words = (8 * w).div_ceil(64);
+    let mut refs = vec![];
+    let mut conns: Vec<CtxConn> = cases
+        .iter()
+        .enumerate()
+        .map(|(k, case)| {
+            let cfg = FramingConfig { markers: case.markers, crc: case.crc, offset: case.offset };
+            let mut u = ulpdus(&mut r, 30);
+            if k == 1 {
+                u[25] = vec![3; 1100];
+            }
+            if k == 2 {
+                // Above connection 2's limit at ULPDU 24 only: code 2 from the delineator.
+                u.iter_mut().for_each(|x| x.truncate(800));
+                u[24] = vec![7; 850];
+            }
+            let mut fpdus = framed_fpdus(cfg, &u);
+            if k == 3 {
+                // One octet damaged in FPDU 20: code 2 from the CRC check.
+                let n = fpdus[20].len();
+                fpdus[20][n / 2] ^= 0x08;
+            }
+            let stream: Vec<u8> = fpdus.concat();
+            let mut input = segments(&mut r, &stream, case.seq, 3 * w + 40, k != 1);
+            with_retransmissions(&mut r, &stream, case.seq, &mut input, 30);
+            refs.push(alone(w, case, case.max_ulpdu.min(region_max), &input));
+            let o = case.origin();
+            let record = vec![
+                vec![RealignCtx::fresh(case.seq, o).pack()],
+                vec![WalkCtx::fresh(case.seq, o).pack()],
+                vec![CutCtx::fresh(case.seq, o).pack()],
+                vec![0; words],
+                vec![CrcCtx::default().pack()],
+                vec![StripCtx::default().pack()],
+                vec![0; words],
+                vec![0],
+                vec![RelCtx::fresh(case.conn).pack()],
+            ];
+            let settings = vec![case.markers as u64, case.crc as u64, case.max_ulpdu];
+            let runs = input.iter().map(|p| message_beats(&p.data, w, p.user, 0x5A)).collect();
+            let mut c = CtxConn::with_runs(runs, record, settings);
+            c.conn_id = case.conn as u64;
+            c
+        })
+        .collect();
+    let code = |p: &[Packet]| {
+        let u = RxUlpduUser::unpack(*p.last().unwrap().users.last().unwrap());
+        (u.err, u.code)
+    };
+    let what = format!("{engine} W={w}");
+    for (k, (want, pulses)) in [(1, ((true, 2), 0)), (2, ((true, 2), 0)), (3, ((true, 2), 1))] {
+        assert_eq!((code(&refs[k].0), refs[k].1), (want, pulses), "{what}: connection {k} alone");
+    }
+    assert!(!code(&refs[0].0).0, "{what}: connection 0 alone ends without an error");
+    let mut sim = sim::rx::mpa_rx_ctx(engine, w, REGIONS).unwrap();
+    let sim = sim.as_mut();
+    let mut ports = CtxPorts::find(
+        sim,
+        &[
+            ("ctx_realign_in_0", "ctx_realign_out_0"),
+            ("ctx_walk_in_0", "ctx_walk_out_0"),
+            ("ctx_cut_in_0", "ctx_cut_out_0"),
+            ("ctx_cut_words_in_0", "ctx_cut_words_out_0"),
+            ("ctx_crc_in_0", "ctx_crc_out_0"),
+            ("ctx_strip_in_0", "ctx_strip_out_0"),
+            ("ctx_strip_words_in_0", "ctx_strip_words_out_0"),
+            ("ctx_end_in_0", "ctx_end_out_0"),
+            ("ctx_rel_in_0", "ctx_rel_out_0"),
+        ],
+        "ctx_idle_0",
+        true,
+        Some("ctx_flush_0"),
+        &["cfg_markers", "cfg_crc", "cfg_max_ulpdu"],
+        Some("err_crc"),
+    );
+    ports.conn_out = Some(sim.port("m_conn").unwrap());
+    // Reset to an unrelated stream: every connection's records are loaded before its segments.
+    for (n, v) in [("cfg_seq", 999), ("cfg_origin", 0), ("cfg_markers", 1), ("cfg_max_ulpdu", 9)] {
+        let p = sim.port(n).unwrap();
+        sim.set_u64(p, v);
+    }
+    sim.set_u64(ports.load, 0);
+    sim.set_u64(ports.flush.unwrap(), 0);
+    sim.reset(2).unwrap();
+    let res = run_interleaved(sim, w, &ports, &mut conns, &mut r, idle, backpressure, 4_000_000);
+    assert_as_alone(&what, &conns, &refs);
+    // Each record saved names its connection, and a dead one only after its error.
+    for rec in &res.saved {
+        let rel = RelCtx::unpack(rec[8][0]);
+        assert!(cases.iter().any(|c| c.conn as u64 == rel.conn), "{what}: record {rel:?}");
+    }
+    Seen { switches: res.switches, cross_beats: res.cross_beats, cycles: res.switch_cycles }
+}
+
+macro_rules! mpa_rx_ctx_tests {
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let seen = interleaved_connections($engine, $w, 1, Pattern::Always, Pattern::Always);
+            let what = format!("{} W={}", $engine, $w);
+            assert!(seen.switches >= 20, "{what}: {} switches", seen.switches);
+            // Verified ULPDUs leave while other connections are served.
+            assert!(seen.cross_beats > 0, "{what}: no beat left during another's turn");
+            let mean = seen.cycles.iter().sum::<u64>() as f64 / seen.cycles.len() as f64;
+            let max = *seen.cycles.iter().max().unwrap();
+            eprintln!("{what}: {} switches, {mean:.1} cycles each on average, at most {max}; {} beats out during another's turn", seen.cycles.len(), seen.cross_beats);
+            let idle = Pattern::Random { p: 0.7, seed: 2 };
+            let bp = Pattern::Random { p: 0.6, seed: 3 };
+            let seen = interleaved_connections($engine, $w, 4, idle, bp);
+            assert!(seen.cross_beats > 0, "{what}: no beat left during another's turn");
+        }
+    )*};
+}
+
+mpa_rx_ctx_tests! {
+    interleaved_connections_rusthdl_w4: Engine::RustHdl, 4;
+    interleaved_connections_rusthdl_w8: Engine::RustHdl, 8;
+    interleaved_connections_rusthdl_w16: Engine::RustHdl, 16;
+    interleaved_connections_rusthdl_w32: Engine::RustHdl, 32;
+    interleaved_connections_rusthdl_w64: Engine::RustHdl, 64;
+    interleaved_connections_verilator_w4: Engine::Verilator, 4;
+    interleaved_connections_verilator_w8: Engine::Verilator, 8;
+    interleaved_connections_verilator_w16: Engine::Verilator, 16;
+    interleaved_connections_verilator_w32: Engine::Verilator, 32;
+    interleaved_connections_verilator_w64: Engine::Verilator, 64;
+}
+
+/// The datapath (not a top) passes Yosys `check -assert` and Verilator's lint with width
+/// warnings, at both ends of the widths.
+#[test]
+fn mpa_rx_ctx_w4_w64_export_passes_yosys_check_and_verilator_lint() {
+    use hdl::rx::mpa_rx::buffer_bits;
+    use hdl::rx::mpa_rx_ctx::MpaRxCtx;
+    for w in [4usize, 64] {
+        let name = format!("mpa_rx_ctx_w{w}");
+        let v = hdl::with_width!(w, |W, B| {
+            const A: usize = buffer_bits(W);
+            let mut b = MpaRxCtx::<W, B, A>::new(REGIONS);
+            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
+        });
+        testbench::check_block_verilog(&name, &v);
+    }
+}
