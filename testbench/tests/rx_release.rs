@@ -180,3 +180,132 @@ fn one_beat_per_cycle_in_and_out_for_one_beat_packets() {
         assert_eq!(out_span, 300, "W={w}: output beats per cycle");
     }
 }
+
+/// Expected output of one region: (octets, every beat's sideband) per packet.
+type Expected = Vec<(Vec<u8>, Vec<u64>)>;
+
+/// `RxReleaseRegions` with several regions and loads between runs: two connections (regions 3
+/// and 9 of 16, 16 beats each) alternate, each run a few ULPDUs that end with nothing open, an
+/// open ULPDU, or a bad ULPDU and beats after it. After the last two the region is reused with
+/// `RelCtx::renew` of its saved record (a new stream in the same region): the open ULPDU's beats
+/// are dropped, the bad one's slots freed by its error packet. Each region carries about 75
+/// times its size, so slots not freed would stop it. Every W, with idle and backpressure:
+/// each connection gets, tagged with it (`m_conn`), exactly its complete good ULPDUs and one
+/// error packet per bad ULPDU, in its order.
+#[test]
+fn regions_are_reused_after_an_error_and_after_an_open_ulpdu() {
+    use hdl::rx::release_regions::RelCtx;
+    use sim::stream::{message_beats, Beat, ReadyDriver, StreamDriver, StreamPorts};
+    let regions = [3u64, 9];
+    for w in [4usize, 8, 16, 32, 64] {
+        let mut r = rng(40 + w as u64);
+        // Runs: (region index, beats, the region is renewed after it).
+        let mut runs: Vec<(usize, Vec<Beat>, bool)> = vec![];
+        let mut want: Vec<Expected> = vec![vec![], vec![]];
+        let mut seq = 0u32;
+        for i in 0..120 {
+            let c = i % 2;
+            let mut beats = vec![];
+            for _ in 0..r.gen_range(1..4) {
+                let len = r.gen_range(0..=15 * w);
+                let data: Vec<u8> = (0..len).map(|_| r.gen()).collect();
+                let user = good(seq, vec![0; len]).user;
+                seq = seq.wrapping_add(1000);
+                beats.extend(message_beats(&data, w, user, 0x5A));
+                let n = message_beats(&data, w, user, 0).len();
+                want[c].push((data, vec![user; n]));
+            }
+            let end = r.gen_range(0..4);
+            let len = r.gen_range(w + 1..=15 * w);
+            let data: Vec<u8> = (0..len).map(|_| r.gen()).collect();
+            let user = good(seq, vec![0; len]).user;
+            seq = seq.wrapping_add(1000);
+            let full = message_beats(&data, w, user, 0x5A);
+            match end {
+                // An open ULPDU: its first beats only; renewed, they are dropped.
+                0 => beats.extend(full[..r.gen_range(1..full.len())].iter().cloned()),
+                // A bad ULPDU: some of its beats, then the error beat, then beats dropped.
+                1 => {
+                    let k = r.gen_range(0..full.len());
+                    beats.extend(full[..k].iter().map(|b| Beat { last: false, ..b.clone() }));
+                    let e = with_error(user, r.gen_range(1..4));
+                    beats.extend(message_beats(&[], w, e, 0));
+                    beats.extend(message_beats(&data, w, user, 0x5A));
+                    want[c].push((vec![], vec![e]));
+                }
+                _ => {}
+            }
+            runs.push((c, beats, end < 2));
+        }
+        let mut sim = sim::rx::release_regions(Engine::RustHdl, w, true).unwrap();
+        let sim = sim.as_mut();
+        let p = |n: &str| sim.port(n).unwrap();
+        let (ctx_in, ctx_load, ctx_out, m_conn) =
+            (p("ctx_in"), p("ctx_load"), p("ctx_out"), p("m_conn"));
+        let mut src = StreamDriver::new(
+            StreamPorts::find(sim, "s_axis").unwrap(),
+            Pattern::Random { p: 0.7, seed: w as u64 },
+        );
+        let mut snk = ReadyDriver::new(
+            StreamPorts::find(sim, "m_axis").unwrap(),
+            Pattern::Random { p: 0.5, seed: 9 },
+        );
+        sim.set_u64(ctx_load, 0);
+        sim.reset(2).unwrap();
+        let mut rec: Vec<RelCtx> = regions.iter().map(|&c| RelCtx::fresh(c as u8)).collect();
+        let mut renew = [false, false];
+        let mut cur: Option<usize> = None;
+        let mut got: Vec<Expected> = vec![vec![], vec![]];
+        let mut open: Vec<(Vec<u8>, Vec<u64>)> = vec![Default::default(); 2];
+        let (mut next, mut quiet) = (0, 0);
+        for _ in 0..400_000 {
+            let mut load = false;
+            if src.pending() == 0 && next < runs.len() {
+                let (c, beats, renewed) = runs[next].clone();
+                if cur != Some(c) || renew[c] {
+                    if let Some(o) = cur {
+                        rec[o] = RelCtx::unpack(sim.get_u64(ctx_out));
+                    }
+                    if renew[c] {
+                        rec[c] = RelCtx::renew(rec[c]);
+                    }
+                    sim.set_u64(ctx_in, rec[c].pack());
+                    load = true;
+                    cur = Some(c);
+                }
+                renew[c] = renewed;
+                src.push(beats);
+                next += 1;
+            }
+            sim.set_u64(ctx_load, load as u64);
+            src.drive(sim);
+            snk.drive(sim);
+            sim.eval();
+            let n = snk.beats.len();
+            src.sample(sim);
+            snk.sample(sim);
+            quiet += 1;
+            if snk.beats.len() > n {
+                quiet = 0;
+                let id = sim.get_u64(m_conn);
+                let c = regions.iter().position(|&x| x == id).expect("a known connection");
+                let b = &snk.beats[n].1;
+                open[c].0.extend((0..w).filter(|i| (b.keep >> i) & 1 == 1).map(|i| b.data[i]));
+                open[c].1.push(b.user);
+                if b.last {
+                    got[c].push(std::mem::take(&mut open[c]));
+                }
+            }
+            sim.tick();
+            if next == runs.len() && src.pending() == 0 && quiet > 200 {
+                break;
+            }
+        }
+        for c in 0..2 {
+            assert_eq!(got[c].len(), want[c].len(), "W={w} region {}: packets", regions[c]);
+            for (i, (g, e)) in got[c].iter().zip(&want[c]).enumerate() {
+                assert_eq!(g, e, "W={w} region {} packet {i}", regions[c]);
+            }
+        }
+    }
+}

@@ -14,7 +14,8 @@
 //! and, in one cycle, writes the next connection's parts to `ctx_*_in_0` with `ctx_load_0` high
 //! and its `cfg_markers`, `cfg_crc`, `cfg_max_ulpdu`. A connection's first records are each
 //! record's `fresh` (or default) value, the release buffer's [`RelCtx::fresh`] naming its
-//! connection (and region). Verified ULPDUs leave in each connection's order, tagged `m_conn`,
+//! connection (and region, below `regions`) after `rst`, or [`RelCtx::renew`] of the last
+//! record of a region used before. Verified ULPDUs leave in each connection's order, tagged `m_conn`,
 //! while other connections are served; an error ends only its own connection (section 8).
 //!
 //! ### Ports
@@ -35,8 +36,9 @@
 //! connections (1 to 16, a power of two), each with `2^A / regions` beats of the buffer.
 //!
 //! ### Latency and throughput
-//! `mpa_rx`'s within a connection (the release buffer's three cycles the same); a switch costs
-//! the verification path's drain (`testbench/tests/mpa_rx_ctx.rs` measures it).
+//! `mpa_rx`'s within a connection, plus one cycle (the release buffer's four cycles instead of
+//! three); a switch costs the verification path's drain (`testbench/tests/mpa_rx_ctx.rs`
+//! measures it).
 
 use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::rx::realigner::RX_SEG_USER;

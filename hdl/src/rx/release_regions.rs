@@ -16,7 +16,10 @@
 //! connection never wait behind another's open one. A bad ULPDU's beats are never read: its
 //! descriptor becomes one error packet (a null beat, `keep` 0, `last`, the error bit and the
 //! section 8 code in the sideband), and the record's `dead` drops every later beat of that
-//! connection (until it is given a fresh record).
+//! connection. The error packet frees the bad ULPDU's slots like a read ULPDU frees its own, so
+//! a region is reused (a new connection in it, or the same one after a resynchronisation) with
+//! [`RelCtx::renew`] of its last record, which also drops an open ULPDU's beats; never with
+//! [`RelCtx::fresh`], which is for a region untouched since `rst`.
 //!
 //! ```text
 //!  s_axis ─► write at (conn, wr) ─► BlockRam<8W, A> ─► read at (cur.conn, rd) ─► StreamOutQ ─► m_axis, m_conn
@@ -32,8 +35,8 @@
 //! | `m_axis` | out | 8W | verified ULPDU packets (an empty ULPDU is one null beat) and error packets, every beat's `user` the descriptor's |
 //! | `m_conn` | out | 4 | the connection of the packet on `m_axis` |
 //! | `dropped` | out | 1 | pulse: a bad ULPDU was dropped |
-//! | `ctx_in`, `ctx_load` | in | 37, 1 | load this record ([`RelCtx`]; a connection's first is [`RelCtx::fresh`]); no beat is taken in a load's cycle |
-//! | `ctx_out` | out | 37 | the record of the connection loaded (final in every cycle: a beat is written in the cycle it is taken) |
+//! | `ctx_in`, `ctx_load` | in | 37, 1 | load this record ([`RelCtx`]; a connection's first is [`RelCtx::fresh`] after `rst`, [`RelCtx::renew`] of the region's last record after that); its `conn` must be below `regions` (higher bits are ignored, so such connections would share a region); no beat is taken in a load's cycle or the next two |
+//! | `ctx_out` | out | 37 | the record of the connection loaded (final in any cycle without a beat taken: a beat is written in the cycle it is taken) |
 //!
 //! ### Parameters
 //! `W` bytes per beat, `B = 8W`, `A` address bits (`2^A` beats in all); `regions` (constructor):
@@ -47,7 +50,8 @@
 //! current descriptor's register lets the next packet's first word be read (its slot is in the
 //! next descriptor) in the cycle the current packet's last beat leaves. One beat per cycle in
 //! and out, one-beat packets included (both asserted in `testbench/tests/rx_release.rs`). A region's slots are freed when its packet has been read out
-//! whole. After a load the input waits one cycle (its room is worked out for the new region).
+//! whole. After a load the input waits two cycles (its room is worked out for the new region
+//! from a register holding the region's read pointer).
 //!
 //! ### Reset
 //! `rst` empties the buffer, the descriptor FIFO and every region's read pointer, and loads
@@ -70,7 +74,7 @@ crate::sideband::sideband! {
         start: Bits<16> = 16,
         /// The stream has ended (an error packet was queued): every beat is dropped.
         dead: Bit = 32,
-        /// The connection, which is also its region (taken modulo `regions`).
+        /// The connection, which is also its region (below `regions`).
         conn: Bits<4> = 33,
     }
 }
@@ -79,9 +83,17 @@ crate::sideband::sideband! {
 pub const REL_CTX_BITS: usize = RelCtx::BITS;
 
 impl RelCtx {
-    /// The record of connection `conn` before its first ULPDU (after `rst`).
+    /// The record of connection `conn` before its first ULPDU, for a region untouched since
+    /// `rst`.
     pub fn fresh(conn: u8) -> Self {
         RelCtx { conn: conn as u64, ..Default::default() }
+    }
+
+    /// The record that starts the region of `last` (the region's last record saved) again for
+    /// a new stream: nothing ended, and an open ULPDU's beats dropped (its slots written
+    /// again). Every ULPDU and error packet queued before stays queued and leaves.
+    pub fn renew(last: RelCtx) -> Self {
+        RelCtx { wr: last.start, start: last.start, dead: false, conn: last.conn }
     }
 }
 
@@ -95,7 +107,8 @@ crate::sideband::sideband! {
         err: Bit = crate::sideband::RxUlpduUser::ERR_AT,
         /// ULPDU_Length is W or less: the packet is one beat.
         one_beat: Bit = RX_ULPDU_USER,
-        /// The record's `start`: its first beat's slot (free-running).
+        /// The record's `start`: its first beat's slot (free-running); for an error packet,
+        /// the slot after the bad ULPDU's last (what its region is freed up to).
         start: Bits<16> = RX_ULPDU_USER + 1,
         /// Its connection.
         conn: Bits<4> = RX_ULPDU_USER + 17,
@@ -143,6 +156,10 @@ pub struct RxReleaseRegions<const W: usize, const B: usize, const A: usize> {
     dead: DFF<Bit>,
     conn: DFF<Bits<4>>,
     ready_q: DFF<Bit>,
+    // The loaded region's read pointer, a cycle late (it only moves forward, so the room is
+    // conservative), and "a load was in the last cycle" (the pointer is not yet the region's).
+    rd_cur: DFF<Bits<16>>,
+    loaded: DFF<Bit>,
     dcnt: DFF<Bits<6>>,
     drop_q: DFF<Bit>,
     // Read side: every region's read pointer (free-running: slots up to it are free), the
@@ -185,6 +202,7 @@ pub struct RxReleaseRegions<const W: usize, const B: usize, const A: usize> {
     pop: Signal<Local, Bit>,
     freed: Signal<Local, Bit>,
     rd_next: Signal<Local, Bits<16>>,
+    rd_free: Signal<Local, Bits<16>>,
     r_conn: Signal<Local, Bits<4>>,
     out_user: Signal<Local, Bits<OUT_USER>>,
 }
@@ -223,6 +241,8 @@ impl<const W: usize, const B: usize, const A: usize> RxReleaseRegions<W, B, A> {
             dead: Default::default(),
             conn: Default::default(),
             ready_q: Default::default(),
+            rd_cur: Default::default(),
+            loaded: Default::default(),
             dcnt: Default::default(),
             drop_q: Default::default(),
             rd_tab: (0..regions).map(|_| Default::default()).collect(),
@@ -259,6 +279,7 @@ impl<const W: usize, const B: usize, const A: usize> RxReleaseRegions<W, B, A> {
             pop: Default::default(),
             freed: Default::default(),
             rd_next: Default::default(),
+            rd_free: Default::default(),
             r_conn: Default::default(),
             out_user: Default::default(),
         }
@@ -279,7 +300,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxReleaseRegions<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, wr, start, dead, conn, ready_q, dcnt, drop_q, cur_v, cur, rd, r_rem, r_le
+            self, clock, wr, start, dead, conn, ready_q, rd_cur, loaded, dcnt, drop_q, cur_v, cur,
+            rd, r_rem, r_le
         );
         self.ram.clock.next = self.clock.val();
         self.desc.clock.next = self.clock.val();
@@ -335,6 +357,9 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxReleaseRegions<
             self.s_axis.user.val().get_value_rx_ulpdu_len() <= self.c_w.val(),
         );
         self.push_user.next.set_value_reg_desc_start(self.start.q.val());
+        if self.bad.val() {
+            self.push_user.next.set_value_reg_desc_start(self.wr.q.val() + 1);
+        }
         self.push_user.next.set_value_reg_desc_conn(self.conn.q.val());
         self.desc.push_data.next = self.push_user.val();
 
@@ -360,15 +385,20 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxReleaseRegions<
         self.advance.next = !self.cur_v.q.val() | (self.go.val() & self.r_last.val());
         self.pop.next = self.advance.val() & self.desc.out_valid.val();
         self.desc.out_ready.next = self.advance.val();
-        // A good packet read out whole frees its region's slots.
-        self.freed.next = self.go.val() & self.r_last.val() & !self.cur_err.val();
+        // A packet read out whole frees its region's slots: a good one up to its last beat's,
+        // an error packet up to the bad ULPDU's (its descriptor's `start`, in `rd`).
+        self.freed.next = self.go.val() & self.r_last.val();
+        self.rd_free.next = self.rd.q.val() + 1;
+        if self.cur_err.val() {
+            self.rd_free.next = self.rd.q.val();
+        }
         for k in 0..self.rd_tab.len() {
             self.rd_tab[k].clock.next = self.clock.val();
             self.rd_tab[k].d.next = self.rd_tab[k].q.val();
             if self.freed.val()
                 & (self.cur.q.val().get_value_reg_desc_conn() == self.c_idx[k].val())
             {
-                self.rd_tab[k].d.next = self.rd.q.val() + 1;
+                self.rd_tab[k].d.next = self.rd_free.val();
             }
             if self.rst.val() {
                 self.rd_tab[k].d.next = 0.into();
@@ -403,7 +433,9 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxReleaseRegions<
                 self.rd_w.next = self.rd_tab[k].q.val();
             }
         }
-        self.occ.next = self.wr.q.val() - self.rd_w.val();
+        self.rd_cur.d.next = self.rd_w.val();
+        self.loaded.d.next = self.ctx_load.val();
+        self.occ.next = self.wr.q.val() - self.rd_cur.q.val();
         self.room.next = self.occ.val() < self.c_cap.val();
         if self.take.val() & !self.dead.q.val() {
             self.room.next = self.occ.val() < self.c_cap_m1.val();
@@ -419,7 +451,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxReleaseRegions<
         if self.ends.val() {
             self.dok.next = self.dcnt.q.val() < 29;
         }
-        self.ready_q.d.next = self.room.val() & self.dok.val();
+        self.ready_q.d.next = self.room.val() & self.dok.val() & !self.loaded.q.val();
 
         // ---- A load: the record in; the room is worked out again for its region. ----
         self.in_rec.next = self.ctx_in.val();
@@ -438,6 +470,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for RxReleaseRegions<
             self.dead.d.next = false;
             self.conn.d.next = 0.into();
             self.cur_v.d.next = false;
+            self.loaded.d.next = false;
+            self.rd_cur.d.next = 0.into();
             self.dcnt.d.next = 0.into();
             self.ready_q.d.next = true;
             self.drop_q.d.next = false;
