@@ -1,4 +1,5 @@
-//! `RxRelease` never uses a block RAM word read in the cycle it is written.
+//! `RxRelease` and `RxReleaseRegions` never use a block RAM word read in the cycle it is
+//! written.
 //!
 //! Its packet buffer is a [`hdl::block_ram::BlockRam`], whose read-during-write result is
 //! undefined on the FPGA (no bypass logic: Yosys's `no_rw_check`). The read side reads the word
@@ -22,9 +23,14 @@ use testbench::rng;
 fn collided_reads_are_never_passed_on() {
     std::env::set_var("RNIC_BRAM_POISON", "1");
     for w in [4usize, 8, 16, 32, 64] {
-        for small in [true, false] {
+        for (small, regions) in [(true, false), (false, false), (true, true), (false, true)] {
             let mut r = rng(70 + w as u64 + small as u64);
-            let max = if small { 15 * w } else { 40 * w };
+            // With regions (16 of them), one of 16 beats when small and of 1 KiB otherwise.
+            let max = match (small, regions) {
+                (true, _) => 15 * w,
+                (false, false) => 40 * w,
+                (false, true) => (40 * w).min(1024 - w),
+            };
             let input: Vec<InPacket> = (0..80)
                 .map(|i| {
                     let len = match r.gen_range(0..5) {
@@ -45,7 +51,11 @@ fn collided_reads_are_never_passed_on() {
                 .collect();
             for (idle, bp) in [(1.0, 1.0), (0.6, 1.0), (1.0, 0.4), (0.7, 0.7)] {
                 let before = COLLISIONS.load(Ordering::Relaxed);
-                let mut sim = sim::rx::release(Engine::RustHdl, w, small).unwrap();
+                let mut sim = if regions {
+                    sim::rx::release_regions(Engine::RustHdl, w, small).unwrap()
+                } else {
+                    sim::rx::release(Engine::RustHdl, w, small).unwrap()
+                };
                 let opts = PacketRun {
                     idle: Pattern::Random { p: idle, seed: w as u64 + 1 },
                     backpressure: Pattern::Random { p: bp, seed: 9 },
@@ -53,7 +63,8 @@ fn collided_reads_are_never_passed_on() {
                 };
                 let res = run_packets(sim.as_mut(), &input, &opts).unwrap();
                 let collided = COLLISIONS.load(Ordering::Relaxed) - before;
-                assert!(collided > 0, "W={w} small={small} ({idle}, {bp}): no collision happened");
+                let what = format!("W={w} small={small} regions={regions} ({idle}, {bp})");
+                assert!(collided > 0, "{what}: no collision happened");
                 assert_eq!(res.packets.len(), input.len(), "W={w} small={small}: packet count");
                 for (i, (p, u)) in res.packets.iter().zip(&input).enumerate() {
                     assert_eq!(p.data, u.data, "W={w} small={small} ({idle}, {bp}): ULPDU {i}");
