@@ -9,6 +9,7 @@ use hdl::rx::delineator::RxDelineator;
 use hdl::rx::marker_stripper::RxMarkerStripper;
 use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
 use hdl::rx::mpa_rx_ctx::MpaRxCtx;
+use hdl::rx::mpa_rx_table::MpaRxTable;
 use hdl::rx::realign_table::RxRealignerTable;
 use hdl::rx::realigner::RxRealigner;
 use hdl::rx::release::RxRelease;
@@ -89,6 +90,23 @@ pub fn mpa_rx_ctx(
             &format!("mpa_rx_ctx_w{W}_r{regions}"),
             MpaRxCtx::<W, B, A>::new(regions),
         )
+    })
+}
+
+crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRxTable<W, B, A> {
+    in rst, in tbl_we, in tbl_conn, in tbl_realign, in tbl_walk, in tbl_cut, in tbl_cut_words,
+    in tbl_crc, in tbl_strip, in tbl_strip_words, in tbl_end, in tbl_rel, in tbl_markers,
+    in tbl_crc_on, in tbl_max_ulpdu, sink s_axis, source m_axis, out m_conn, out err_seq,
+    out err_crc, out err_marker, out dropped, out err_conn, out switching
+});
+
+/// `mpa_rx` for 16 connections with their records in tables ([`MpaRxTable`]; a 16 KiB
+/// release buffer, a region per connection) at `width` bytes per beat.
+pub fn mpa_rx_table(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        block_engine(engine, &format!("mpa_rx_table_w{W}"), MpaRxTable::<W, B, A>::new())
     })
 }
 

@@ -70,6 +70,73 @@ fn alone(w: usize, case: &Case, max_ulpdu: u64, input: &[InPacket]) -> (Vec<Pack
     (res.packets, res.pulse_counts[0])
 }
 
+/// Four connections' traffic: their cases, TCP payload segments (with retransmissions), what
+/// each gets alone through `mpa_rx`, and their first records (the nine parts).
+struct Traffic {
+    cases: [Case; 4],
+    inputs: Vec<Vec<InPacket>>,
+    refs: Vec<(Vec<Packet>, u64)>,
+    records: Vec<Vec<Vec<u64>>>,
+}
+
+fn traffic(engine: Engine, w: usize, r: &mut rand_chacha::ChaCha8Rng) -> Traffic {
+    let region_max = sim::rx::mpa_rx_ctx_max_ulpdu(w, REGIONS).unwrap() as u64;
+    let cases = [
+        Case { conn: 0, markers: true, crc: true, offset: 508, seq: 0xFFFF_F000, max_ulpdu: 900 },
+        // Its limit is clamped to the region: a 1,100-octet ULPDU is code 2.
+        Case { conn: 5, markers: false, crc: false, offset: 12, seq: 1234, max_ulpdu: ULPDU_MAX },
+        Case { conn: 10, markers: true, crc: true, offset: 0, seq: 77, max_ulpdu: 800 },
+        Case { conn: 15, markers: true, crc: true, offset: 1000, seq: 5, max_ulpdu: 900 },
+    ];
+    let words = (8 * w).div_ceil(64);
+    let (mut inputs, mut refs, mut records) = (vec![], vec![], vec![]);
+    for (k, case) in cases.iter().enumerate() {
+        let cfg = FramingConfig { markers: case.markers, crc: case.crc, offset: case.offset };
+        let mut u = ulpdus(r, 30);
+        if k == 1 {
+            u[25] = vec![3; 1100];
+        }
+        if k == 2 {
+            // Above connection 2's limit at ULPDU 24 only: code 2 from the delineator.
+            u.iter_mut().for_each(|x| x.truncate(800));
+            u[24] = vec![7; 850];
+        }
+        let mut fpdus = framed_fpdus(cfg, &u);
+        if k == 3 {
+            // One octet damaged in FPDU 20: code 2 from the CRC check.
+            let n = fpdus[20].len();
+            fpdus[20][n / 2] ^= 0x08;
+        }
+        let stream: Vec<u8> = fpdus.concat();
+        let mut input = segments(r, &stream, case.seq, 3 * w + 40, k != 1);
+        with_retransmissions(r, &stream, case.seq, &mut input, 30);
+        refs.push(alone(w, case, case.max_ulpdu.min(region_max), &input));
+        let o = case.origin();
+        records.push(vec![
+            vec![RealignCtx::fresh(case.seq, o).pack()],
+            vec![WalkCtx::fresh(case.seq, o).pack()],
+            vec![CutCtx::fresh(case.seq, o).pack()],
+            vec![0; words],
+            vec![CrcCtx::default().pack()],
+            vec![StripCtx::default().pack()],
+            vec![0; words],
+            vec![0],
+            vec![RelCtx::fresh(case.conn).pack()],
+        ]);
+        inputs.push(input);
+    }
+    let code = |p: &[Packet]| {
+        let u = RxUlpduUser::unpack(*p.last().unwrap().users.last().unwrap());
+        (u.err, u.code)
+    };
+    let what = format!("{engine} W={w}");
+    for (k, (want, pulses)) in [(1, ((true, 2), 0)), (2, ((true, 2), 0)), (3, ((true, 2), 1))] {
+        assert_eq!((code(&refs[k].0), refs[k].1), (want, pulses), "{what}: connection {k} alone");
+    }
+    assert!(!code(&refs[0].0).0, "{what}: connection 0 alone ends without an error");
+    Traffic { cases, inputs, refs, records }
+}
+
 /// What one interleaved run saw: switches, output beats that left while another connection
 /// was served, cycles per switch.
 struct Seen {
@@ -86,68 +153,19 @@ fn interleaved_connections(
     backpressure: Pattern,
 ) -> Seen {
     let mut r = rng(seed);
-    let region_max = sim::rx::mpa_rx_ctx_max_ulpdu(w, REGIONS).unwrap() as u64;
-    let cases = [
-        Case { conn: 0, markers: true, crc: true, offset: 508, seq: 0xFFFF_F000, max_ulpdu: 900 },
-        // Its limit is clamped to the region: a 1,100-octet ULPDU is code 2.
-        Case { conn: 5, markers: false, crc: false, offset: 12, seq: 1234, max_ulpdu: ULPDU_MAX },
-        Case { conn: 10, markers: true, crc: true, offset: 0, seq: 77, max_ulpdu: 800 },
-        Case { conn: 15, markers: true, crc: true, offset: 1000, seq: 5, max_ulpdu: 900 },
-    ];
-    let words = (8 * w).div_ceil(64);
-    let mut refs = vec![];
-    let mut conns: Vec<CtxConn> = cases
-        .iter()
-        .enumerate()
-        .map(|(k, case)| {
-            let cfg = FramingConfig { markers: case.markers, crc: case.crc, offset: case.offset };
-            let mut u = ulpdus(&mut r, 30);
-            if k == 1 {
-                u[25] = vec![3; 1100];
-            }
-            if k == 2 {
-                // Above connection 2's limit at ULPDU 24 only: code 2 from the delineator.
-                u.iter_mut().for_each(|x| x.truncate(800));
-                u[24] = vec![7; 850];
-            }
-            let mut fpdus = framed_fpdus(cfg, &u);
-            if k == 3 {
-                // One octet damaged in FPDU 20: code 2 from the CRC check.
-                let n = fpdus[20].len();
-                fpdus[20][n / 2] ^= 0x08;
-            }
-            let stream: Vec<u8> = fpdus.concat();
-            let mut input = segments(&mut r, &stream, case.seq, 3 * w + 40, k != 1);
-            with_retransmissions(&mut r, &stream, case.seq, &mut input, 30);
-            refs.push(alone(w, case, case.max_ulpdu.min(region_max), &input));
-            let o = case.origin();
-            let record = vec![
-                vec![RealignCtx::fresh(case.seq, o).pack()],
-                vec![WalkCtx::fresh(case.seq, o).pack()],
-                vec![CutCtx::fresh(case.seq, o).pack()],
-                vec![0; words],
-                vec![CrcCtx::default().pack()],
-                vec![StripCtx::default().pack()],
-                vec![0; words],
-                vec![0],
-                vec![RelCtx::fresh(case.conn).pack()],
-            ];
+    let t = traffic(engine, w, &mut r);
+    let mut conns: Vec<CtxConn> = (0..4)
+        .map(|k| {
+            let case = &t.cases[k];
             let settings = vec![case.markers as u64, case.crc as u64, case.max_ulpdu];
-            let runs = input.iter().map(|p| message_beats(&p.data, w, p.user, 0x5A)).collect();
-            let mut c = CtxConn::with_runs(runs, record, settings);
+            let runs =
+                t.inputs[k].iter().map(|p| message_beats(&p.data, w, p.user, 0x5A)).collect();
+            let mut c = CtxConn::with_runs(runs, t.records[k].clone(), settings);
             c.conn_id = case.conn as u64;
             c
         })
         .collect();
-    let code = |p: &[Packet]| {
-        let u = RxUlpduUser::unpack(*p.last().unwrap().users.last().unwrap());
-        (u.err, u.code)
-    };
     let what = format!("{engine} W={w}");
-    for (k, (want, pulses)) in [(1, ((true, 2), 0)), (2, ((true, 2), 0)), (3, ((true, 2), 1))] {
-        assert_eq!((code(&refs[k].0), refs[k].1), (want, pulses), "{what}: connection {k} alone");
-    }
-    assert!(!code(&refs[0].0).0, "{what}: connection 0 alone ends without an error");
     let mut sim = sim::rx::mpa_rx_ctx(engine, w, REGIONS).unwrap();
     let sim = sim.as_mut();
     let mut ports = CtxPorts::find(
@@ -179,13 +197,138 @@ fn interleaved_connections(
     sim.set_u64(ports.flush.unwrap(), 0);
     sim.reset(2).unwrap();
     let res = run_interleaved(sim, w, &ports, &mut conns, &mut r, idle, backpressure, 4_000_000);
-    assert_as_alone(&what, &conns, &refs);
-    // Each record saved names its connection, and a dead one only after its error.
+    assert_as_alone(&what, &conns, &t.refs);
+    // Each record saved names its connection.
     for rec in &res.saved {
         let rel = RelCtx::unpack(rec[8][0]);
-        assert!(cases.iter().any(|c| c.conn as u64 == rel.conn), "{what}: record {rel:?}");
+        assert!(t.cases.iter().any(|c| c.conn as u64 == rel.conn), "{what}: record {rel:?}");
     }
     Seen { switches: res.switches, cross_beats: res.cross_beats, cycles: res.switch_cycles }
+}
+
+/// The same four connections through `MpaRxTable`: their records and settings written through
+/// its table port after `rst`, their segments tagged with the connection and interleaved
+/// (a run of one to three segments of a connection at a time), the block swapping records by
+/// itself. Returns the switches, the cycles each waited (`switching`) and the beats that left
+/// while another connection was loaded.
+fn table_connections(
+    engine: Engine,
+    w: usize,
+    seed: u64,
+    idle: Pattern,
+    backpressure: Pattern,
+) -> Seen {
+    use hdl::rx::mpa_rx_table::RxConnSegmentUser;
+    use hdl::sideband::RxSegmentUser;
+    use sim::stream::{ReadyDriver, StreamDriver, StreamPorts};
+    let mut r = rng(seed);
+    let t = traffic(engine, w, &mut r);
+    let what = format!("{engine} W={w} table");
+    let mut sim = sim::rx::mpa_rx_table(engine, w).unwrap();
+    let sim = sim.as_mut();
+    let p = |n: &str| sim.port(n).unwrap();
+    let parts: Vec<usize> =
+        ["realign", "walk", "cut", "cut_words", "crc", "strip", "strip_words", "end", "rel"]
+            .iter()
+            .map(|n| p(&format!("tbl_{n}")))
+            .collect();
+    let (we, tconn, tmk, tcrc, tmax) =
+        (p("tbl_we"), p("tbl_conn"), p("tbl_markers"), p("tbl_crc_on"), p("tbl_max_ulpdu"));
+    let (m_conn, err_crc, err_conn, switching) =
+        (p("m_conn"), p("err_crc"), p("err_conn"), p("switching"));
+    let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis").unwrap(), idle);
+    let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure);
+    sim.set_u64(we, 0);
+    sim.reset(2).unwrap();
+    // The host writes every connection's records and settings, one per cycle.
+    for (k, case) in t.cases.iter().enumerate() {
+        sim.set_u64(we, 1);
+        sim.set_u64(tconn, case.conn as u64);
+        for (&port, v) in parts.iter().zip(&t.records[k]) {
+            sim.set(port, v);
+        }
+        sim.set_u64(tmk, case.markers as u64);
+        sim.set_u64(tcrc, case.crc as u64);
+        sim.set_u64(tmax, case.max_ulpdu);
+        sim.eval();
+        sim.tick();
+    }
+    sim.set_u64(we, 0);
+    // Segments, a run of one to three of a connection at a time.
+    let mut order = vec![];
+    let mut next = [0usize; 4];
+    let mut cur = None;
+    loop {
+        let left: Vec<usize> = (0..4).filter(|&k| next[k] < t.inputs[k].len()).collect();
+        if left.is_empty() {
+            break;
+        }
+        let k = testbench::next_connection(&mut r, &left, cur, false);
+        for _ in 0..r.gen_range(1..=3) {
+            if next[k] < t.inputs[k].len() {
+                order.push((k, next[k]));
+                next[k] += 1;
+            }
+        }
+        cur = Some(k);
+    }
+    for &(k, i) in &order {
+        let g = &t.inputs[k][i];
+        let f = RxSegmentUser::unpack(g.user);
+        let user = RxConnSegmentUser { seq: f.seq, fin: f.fin, conn: t.cases[k].conn as u64 };
+        src.push(message_beats(&g.data, w, user.pack(), 0x5A));
+    }
+    let index = |id: u64| t.cases.iter().position(|c| c.conn as u64 == id).unwrap();
+    let mut got: Vec<Vec<Packet>> = vec![vec![]; 4];
+    let mut open: Vec<Packet> = vec![Packet::default(); 4];
+    let mut pulses = [0u64; 4];
+    let (mut quiet, mut cycles, mut waiting, mut cross) = (0u64, vec![], 0u64, 0u64);
+    for _ in 0..4_000_000u64 {
+        src.drive(sim);
+        snk.drive(sim);
+        sim.eval();
+        let n = snk.beats.len();
+        src.sample(sim);
+        snk.sample(sim);
+        let loaded = sim.get_u64(err_conn);
+        if sim.get_u64(err_crc) & 1 == 1 {
+            pulses[index(loaded)] += 1;
+        }
+        if sim.get_u64(switching) & 1 == 1 {
+            waiting += 1;
+        } else if waiting > 0 {
+            cycles.push(waiting);
+            waiting = 0;
+        }
+        quiet += 1;
+        if snk.beats.len() > n {
+            quiet = 0;
+            let id = sim.get_u64(m_conn);
+            cross += (id != loaded) as u64;
+            let c = index(id);
+            let b = &snk.beats[n].1;
+            open[c].data.extend((0..w).filter(|i| (b.keep >> i) & 1 == 1).map(|i| b.data[i]));
+            open[c].users.push(b.user);
+            if b.last {
+                got[c].push(std::mem::take(&mut open[c]));
+            }
+        }
+        sim.tick();
+        if src.pending() == 0 && quiet > 200 {
+            break;
+        }
+    }
+    assert_eq!(src.pending(), 0, "{what}: not every segment was taken");
+    for k in 0..4 {
+        let (want, want_pulses) = &t.refs[k];
+        assert_eq!(got[k].len(), want.len(), "{what}: connection {k}: packets");
+        for (j, (g, e)) in got[k].iter().zip(want).enumerate() {
+            assert_eq!(g.data, e.data, "{what}: connection {k} packet {j}: octets");
+            assert_eq!(g.users, e.users, "{what}: connection {k} packet {j}: sideband");
+        }
+        assert_eq!(pulses[k], *want_pulses, "{what}: connection {k}: CRC errors");
+    }
+    Seen { switches: cycles.len(), cross_beats: cross, cycles }
 }
 
 macro_rules! mpa_rx_ctx_tests {
@@ -224,8 +367,38 @@ mpa_rx_ctx_tests! {
     interleaved_connections_verilator_w64: Engine::Verilator, 64;
 }
 
-/// The datapath (not a top) passes Yosys `check -assert` and Verilator's lint with width
-/// warnings, at both ends of the widths.
+macro_rules! mpa_rx_table_tests {
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let seen = table_connections($engine, $w, 1, Pattern::Always, Pattern::Always);
+            let what = format!("{} W={} table", $engine, $w);
+            assert!(seen.switches >= 20, "{what}: {} switches", seen.switches);
+            assert!(seen.cross_beats > 0, "{what}: no beat left while another was loaded");
+            let mean = seen.cycles.iter().sum::<u64>() as f64 / seen.cycles.len() as f64;
+            let max = *seen.cycles.iter().max().unwrap();
+            eprintln!("{what}: {} switches, {mean:.1} cycles each on average, at most {max}; {} beats out while another was loaded", seen.switches, seen.cross_beats);
+            assert!(max <= 60, "{what}: a switch took {max} cycles");
+            let idle = Pattern::Random { p: 0.7, seed: 2 };
+            let bp = Pattern::Random { p: 0.6, seed: 3 };
+            let seen = table_connections($engine, $w, 4, idle, bp);
+            assert!(seen.cross_beats > 0, "{what}: no beat left while another was loaded");
+        }
+    )*};
+}
+
+mpa_rx_table_tests! {
+    table_connections_rusthdl_w4: Engine::RustHdl, 4;
+    table_connections_rusthdl_w8: Engine::RustHdl, 8;
+    table_connections_rusthdl_w16: Engine::RustHdl, 16;
+    table_connections_rusthdl_w32: Engine::RustHdl, 32;
+    table_connections_rusthdl_w64: Engine::RustHdl, 64;
+    table_connections_verilator_w8: Engine::Verilator, 8;
+    table_connections_verilator_w64: Engine::Verilator, 64;
+}
+
+/// `MpaRxCtx` and `MpaRxTable` (not tops) pass Yosys `check -assert` and Verilator's lint with
+/// width warnings, at both ends of the widths.
 #[test]
 fn mpa_rx_ctx_w4_w64_export_passes_yosys_check_and_verilator_lint() {
     use hdl::rx::mpa_rx::buffer_bits;
@@ -235,6 +408,13 @@ fn mpa_rx_ctx_w4_w64_export_passes_yosys_check_and_verilator_lint() {
         let v = hdl::with_width!(w, |W, B| {
             const A: usize = buffer_bits(W);
             let mut b = MpaRxCtx::<W, B, A>::new(REGIONS);
+            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
+        });
+        testbench::check_block_verilog(&name, &v);
+        let name = format!("mpa_rx_table_w{w}");
+        let v = hdl::with_width!(w, |W, B| {
+            const A: usize = buffer_bits(W);
+            let mut b = hdl::rx::mpa_rx_table::MpaRxTable::<W, B, A>::new();
             hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
         });
         testbench::check_block_verilog(&name, &v);

@@ -21,6 +21,7 @@ pub mod delineator;
 pub mod marker_stripper;
 pub mod mpa_rx;
 pub mod mpa_rx_ctx;
+pub mod mpa_rx_table;
 pub mod realign_ctx;
 pub mod realign_table;
 pub mod realigner;

@@ -1,0 +1,396 @@
+//! `MpaRxTable`: `mpa_rx` for up to 16 connections, their context records in tables (DESIGN,
+//! "Connection state is explicit"; RFC 5044 Appendix B.2, sections 6 and 8).
+//!
+//! TCP payload segments of many connections arrive interleaved, each tagged with its
+//! connection. [`super::mpa_rx_ctx::MpaRxCtx`] (the verification path and a release region per
+//! connection) serves one connection at a time; this block keeps every connection's records
+//! (the nine parts of `MpaRxCtx`: 322 bits plus 16W of held words and lanes) and settings in
+//! tables of distributed RAM, 16 entries each, and swaps them as [`super::realign_table::RxRealignerTable`]
+//! does for the realigner alone: when a segment's connection is not the one loaded, its first
+//! beat waits; the path is flushed if it is not idle already (the CRC check ends the open
+//! FPDU's piece), and once it is idle the records it holds are written back and the segment's
+//! connection's read (asynchronously), loaded with its settings, in one cycle. Segments of the
+//! connection loaded pass without a switch. Verified ULPDUs leave tagged with their
+//! connection, in each connection's order, while others are served.
+//!
+//! ```text
+//!  s_axis (conn) ─► [first beat of another connection waits: flush, idle, swap] ─► MpaRxCtx ─► m_axis, m_conn
+//!                    ▲ records + settings: 10 LutRam tables x 16 ◄── tbl_* (host writes)
+//! ```
+//!
+//! ### Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset (no connection loaded; the tables keep their contents) |
+//! | `tbl_we`, `tbl_conn` | in | 1, 4 | write connection `tbl_conn`'s records and settings (every `tbl_*` below) this cycle |
+//! | `tbl_<part>` | in | | the records: `realign`, `walk`, `cut`, `cut_words`, `crc`, `strip`, `strip_words`, `end`, `rel` (a new connection's: each record's `fresh` or default value, the release buffer's [`RelCtx::fresh`] after `rst` or [`RelCtx::renew`] of its region's last record; the `rel` record's `conn` must be `tbl_conn`) |
+//! | `tbl_markers`, `tbl_crc_on`, `tbl_max_ulpdu` | in | 1, 1, 16 | its settings: Markers expected, CRCs checked, the largest ULPDU_Length accepted (clamped to a region's [`MpaRxTable::max_ulpdu`]) |
+//! | `s_axis` | in | 8W | TCP payload segments in each connection's sequence order, [`RxConnSegmentUser`]: `[31:0]` sequence number, `[32]` FIN, `[36:33]` the connection (the same on every beat of a segment) |
+//! | `m_axis`, `m_conn` | out | 8W, 4 | ULPDUs and error packets as on `mpa_rx`, and their connection |
+//! | `err_seq`, `err_crc`, `err_marker`, `dropped` | out | 1 | pulses as on `mpa_rx`, of the connection `err_conn` |
+//! | `err_conn` | out | 4 | the connection loaded |
+//! | `switching` | out | 1 | a segment's first beat waits for a switch |
+//!
+//! A connection's records must be written before its first segment, and again after `rst`
+//! (the records of the connection loaded at `rst` are not written back). A write to the
+//! connection loaded takes effect from its next segment (its records held are then not
+//! written back); switches wait while the port writes.
+//!
+//! ### Parameters
+//! `W` bytes per beat, `B = 8W`, `A`: the release buffer's `2^A` beats, 16 regions.
+//!
+//! ### Latency and throughput
+//! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush (about 22 to 33
+//! cycles on average at W = 4 to 64, measured in `testbench/tests/mpa_rx_table.rs`), and one
+//! cycle for the load.
+//!
+//! ### Reset
+//! `rst` resets the path and forgets which connection is loaded; the tables are not cleared.
+
+use crate::lutram::LutRam;
+use crate::rx::marker_stripper::RX_ULPDU_USER;
+use crate::rx::mpa_rx_ctx::MpaRxCtx;
+pub use crate::rx::mpa_rx_ctx::{RelCtx, REL_CTX_BITS};
+use crate::rx::realign_table::RxConnSegmentUserFields;
+pub use crate::rx::realign_table::{RxConnSegmentUser, CONN_BITS, RX_CONN_SEG_USER};
+use crate::rx::realigner::RX_SEG_USER;
+use crate::rx::verify::{
+    CRC_CTX_BITS, CUT_CTX_BITS, REALIGN_CTX_BITS, STRIP_CTX_BITS, WALK_CTX_BITS,
+};
+use crate::stream::{check_stream_params, StreamSink, StreamSource};
+use rust_hdl::prelude::*;
+
+crate::sideband::sideband! {
+    /// A connection's settings, as the settings table holds them.
+    ConnSettings, prefix conn_set, bits 18, {
+        /// Markers expected.
+        markers: Bit = 0,
+        /// CRCs checked.
+        crc: Bit = 1,
+        /// The largest ULPDU_Length accepted.
+        max_ulpdu: Bits<16> = 2,
+    }
+}
+
+/// Regions of the release buffer: one per connection of the table.
+pub const CONNECTIONS: usize = 1 << CONN_BITS;
+
+/// `mpa_rx` for 16 connections; see the module documentation.
+#[derive(LogicBlock)]
+pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub rst: Signal<In, Bit>,
+    /// Write a connection's records and settings.
+    pub tbl_we: Signal<In, Bit>,
+    /// The connection written.
+    pub tbl_conn: Signal<In, Bits<CONN_BITS>>,
+    /// The realigner's record ([`RealignCtx`]) written.
+    pub tbl_realign: Signal<In, Bits<REALIGN_CTX_BITS>>,
+    /// The walker's record ([`WalkCtx`]) written.
+    pub tbl_walk: Signal<In, Bits<WALK_CTX_BITS>>,
+    /// The cutter's record ([`CutCtx`]) written.
+    pub tbl_cut: Signal<In, Bits<CUT_CTX_BITS>>,
+    /// The cutter's held words written.
+    pub tbl_cut_words: Signal<In, Bits<B>>,
+    /// The CRC check's record ([`CrcCtx`]) written.
+    pub tbl_crc: Signal<In, Bits<CRC_CTX_BITS>>,
+    /// The Marker stripper's record ([`StripCtx`]) written.
+    pub tbl_strip: Signal<In, Bits<STRIP_CTX_BITS>>,
+    /// The stripper's held lanes written.
+    pub tbl_strip_words: Signal<In, Bits<B>>,
+    /// The octets of the open FPDU packet past the CRC check written.
+    pub tbl_end: Signal<In, Bits<32>>,
+    /// The release buffer's record ([`RelCtx`]) written.
+    pub tbl_rel: Signal<In, Bits<REL_CTX_BITS>>,
+    /// Its Markers setting.
+    pub tbl_markers: Signal<In, Bit>,
+    /// Its CRC setting.
+    pub tbl_crc_on: Signal<In, Bit>,
+    /// Its ULPDU_Length limit.
+    pub tbl_max_ulpdu: Signal<In, Bits<16>>,
+    /// Segments, tagged with their connection.
+    pub s_axis: StreamSink<W, B, RX_CONN_SEG_USER>,
+    /// Verified ULPDUs and error packets.
+    pub m_axis: StreamSource<W, B, RX_ULPDU_USER>,
+    /// Their connection.
+    pub m_conn: Signal<Out, Bits<CONN_BITS>>,
+    /// Pulse: a segment beyond the next expected octet was dropped.
+    pub err_seq: Signal<Out, Bit>,
+    /// Pulse: an FPDU failed the CRC check.
+    pub err_crc: Signal<Out, Bit>,
+    /// Pulse: an FPDU rejected for its FPDUPTR.
+    pub err_marker: Signal<Out, Bit>,
+    /// Pulse: a bad ULPDU was dropped.
+    pub dropped: Signal<Out, Bit>,
+    /// The connection loaded (of the pulses).
+    pub err_conn: Signal<Out, Bits<CONN_BITS>>,
+    /// A segment's first beat waits for a switch.
+    pub switching: Signal<Out, Bit>,
+    core: MpaRxCtx<W, B, A>,
+    t_realign: LutRam<REALIGN_CTX_BITS, CONN_BITS>,
+    t_walk: LutRam<WALK_CTX_BITS, CONN_BITS>,
+    t_cut: LutRam<CUT_CTX_BITS, CONN_BITS>,
+    t_cut_words: LutRam<B, CONN_BITS>,
+    t_crc: LutRam<CRC_CTX_BITS, CONN_BITS>,
+    t_strip: LutRam<STRIP_CTX_BITS, CONN_BITS>,
+    t_strip_words: LutRam<B, CONN_BITS>,
+    t_end: LutRam<32, CONN_BITS>,
+    t_rel: LutRam<REL_CTX_BITS, CONN_BITS>,
+    t_set: LutRam<18, CONN_BITS>,
+    // The connection loaded (valid: its records are to be written back), whether a segment
+    // has begun at the input, whether this switch's flush was asked for, and the settings.
+    cur: DFF<Bits<CONN_BITS>>,
+    cur_v: DFF<Bit>,
+    in_seg: DFF<Bit>,
+    flushed: DFF<Bit>,
+    set_q: DFF<Bits<18>>,
+    head_conn: Signal<Local, Bits<CONN_BITS>>,
+    pass: Signal<Local, Bit>,
+    head_waits: Signal<Local, Bit>,
+    switch: Signal<Local, Bit>,
+    t_we: Signal<Local, Bit>,
+    t_addr: Signal<Local, Bits<CONN_BITS>>,
+    set_in: Signal<Local, Bits<18>>,
+}
+
+impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
+    /// Builds the block; panics with a message naming the rule if a parameter is illegal.
+    pub fn new() -> Self {
+        check_stream_params("MpaRxTable", W, B, RX_CONN_SEG_USER);
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            tbl_we: Default::default(),
+            tbl_conn: Default::default(),
+            tbl_realign: Default::default(),
+            tbl_walk: Default::default(),
+            tbl_cut: Default::default(),
+            tbl_cut_words: Default::default(),
+            tbl_crc: Default::default(),
+            tbl_strip: Default::default(),
+            tbl_strip_words: Default::default(),
+            tbl_end: Default::default(),
+            tbl_rel: Default::default(),
+            tbl_markers: Default::default(),
+            tbl_crc_on: Default::default(),
+            tbl_max_ulpdu: Default::default(),
+            s_axis: StreamSink::new(),
+            m_axis: StreamSource::new(),
+            m_conn: Default::default(),
+            err_seq: Default::default(),
+            err_crc: Default::default(),
+            err_marker: Default::default(),
+            dropped: Default::default(),
+            err_conn: Default::default(),
+            switching: Default::default(),
+            core: MpaRxCtx::new(CONNECTIONS),
+            t_realign: Default::default(),
+            t_walk: Default::default(),
+            t_cut: Default::default(),
+            t_cut_words: Default::default(),
+            t_crc: Default::default(),
+            t_strip: Default::default(),
+            t_strip_words: Default::default(),
+            t_end: Default::default(),
+            t_rel: Default::default(),
+            t_set: Default::default(),
+            cur: Default::default(),
+            cur_v: Default::default(),
+            in_seg: Default::default(),
+            flushed: Default::default(),
+            set_q: Default::default(),
+            head_conn: Default::default(),
+            pass: Default::default(),
+            head_waits: Default::default(),
+            switch: Default::default(),
+            t_we: Default::default(),
+            t_addr: Default::default(),
+            set_in: Default::default(),
+        }
+    }
+
+    /// The largest ULPDU_Length accepted (a region's capacity).
+    pub const fn max_ulpdu() -> usize {
+        MpaRxCtx::<W, B, A>::max_ulpdu(CONNECTIONS)
+    }
+}
+
+impl<const W: usize, const B: usize, const A: usize> Default for MpaRxTable<W, B, A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, cur, cur_v, in_seg, flushed, set_q);
+        self.core.clock.next = self.clock.val();
+        self.core.rst.next = self.rst.val();
+        // The path's own start settings are not used: every connection's records are loaded.
+        self.core.cfg_seq.next = 0.into();
+        self.core.cfg_origin.next = 0.into();
+        self.core.cfg_markers.next = self.set_q.q.val().get_value_conn_set_markers();
+        self.core.cfg_crc.next = self.set_q.q.val().get_value_conn_set_crc();
+        self.core.cfg_max_ulpdu.next = self.set_q.q.val().get_value_conn_set_max_ulpdu();
+        // A segment's first beat goes on only when its connection is the one loaded; the rest
+        // of a begun segment always does. (A write through the port to the connection loaded,
+        // in this very cycle, makes its segment wait: it goes on with the new records.)
+        self.head_conn.next = self.s_axis.user.val().get_value_conn_seg_conn();
+        self.pass.next = self.in_seg.q.val()
+            | (self.cur_v.q.val()
+                & (self.head_conn.val() == self.cur.q.val())
+                & !(self.tbl_we.val() & (self.tbl_conn.val() == self.cur.q.val())));
+        self.core.s_axis.data.next = self.s_axis.data.val();
+        self.core.s_axis.keep.next = self.s_axis.keep.val();
+        self.core.s_axis.user.next =
+            bit_cast::<RX_SEG_USER, RX_CONN_SEG_USER>(self.s_axis.user.val());
+        self.core.s_axis.last.next = self.s_axis.last.val();
+        self.core.s_axis.valid.next = self.s_axis.valid.val() & self.pass.val();
+        self.s_axis.ready.next = self.core.s_axis.ready.val() & self.pass.val();
+        if self.s_axis.valid.val() & self.core.s_axis.ready.val() & self.pass.val() {
+            self.in_seg.d.next = !self.s_axis.last.val();
+        }
+        // A switch: a first beat of another connection waits. The path is flushed once if it
+        // is not idle; once it is, with no table write from the port in this cycle (it has the
+        // write ports), the records held are written back and the head's read and loaded.
+        self.head_waits.next = self.s_axis.valid.val() & !self.pass.val();
+        self.switching.next = self.head_waits.val();
+        self.core.ctx_flush[0].next =
+            self.head_waits.val() & !self.core.ctx_idle[0].val() & !self.flushed.q.val();
+        if self.core.ctx_flush[0].val() {
+            self.flushed.d.next = true;
+        }
+        self.switch.next = self.head_waits.val() & self.core.ctx_idle[0].val() & !self.tbl_we.val();
+        self.core.ctx_load[0].next = self.switch.val();
+        self.t_we.next = self.tbl_we.val() | (self.switch.val() & self.cur_v.q.val());
+        self.t_addr.next = self.cur.q.val();
+        if self.tbl_we.val() {
+            self.t_addr.next = self.tbl_conn.val();
+        }
+        self.t_realign.clock.next = self.clock.val();
+        self.t_realign.read_address.next = self.head_conn.val();
+        self.core.ctx_realign_in[0].next = self.t_realign.read_data.val();
+        self.t_realign.write_enable.next = self.t_we.val();
+        self.t_realign.write_address.next = self.t_addr.val();
+        self.t_realign.write_data.next = self.core.ctx_realign_out[0].val();
+        if self.tbl_we.val() {
+            self.t_realign.write_data.next = self.tbl_realign.val();
+        }
+        self.t_walk.clock.next = self.clock.val();
+        self.t_walk.read_address.next = self.head_conn.val();
+        self.core.ctx_walk_in[0].next = self.t_walk.read_data.val();
+        self.t_walk.write_enable.next = self.t_we.val();
+        self.t_walk.write_address.next = self.t_addr.val();
+        self.t_walk.write_data.next = self.core.ctx_walk_out[0].val();
+        if self.tbl_we.val() {
+            self.t_walk.write_data.next = self.tbl_walk.val();
+        }
+        self.t_cut.clock.next = self.clock.val();
+        self.t_cut.read_address.next = self.head_conn.val();
+        self.core.ctx_cut_in[0].next = self.t_cut.read_data.val();
+        self.t_cut.write_enable.next = self.t_we.val();
+        self.t_cut.write_address.next = self.t_addr.val();
+        self.t_cut.write_data.next = self.core.ctx_cut_out[0].val();
+        if self.tbl_we.val() {
+            self.t_cut.write_data.next = self.tbl_cut.val();
+        }
+        self.t_cut_words.clock.next = self.clock.val();
+        self.t_cut_words.read_address.next = self.head_conn.val();
+        self.core.ctx_cut_words_in[0].next = self.t_cut_words.read_data.val();
+        self.t_cut_words.write_enable.next = self.t_we.val();
+        self.t_cut_words.write_address.next = self.t_addr.val();
+        self.t_cut_words.write_data.next = self.core.ctx_cut_words_out[0].val();
+        if self.tbl_we.val() {
+            self.t_cut_words.write_data.next = self.tbl_cut_words.val();
+        }
+        self.t_crc.clock.next = self.clock.val();
+        self.t_crc.read_address.next = self.head_conn.val();
+        self.core.ctx_crc_in[0].next = self.t_crc.read_data.val();
+        self.t_crc.write_enable.next = self.t_we.val();
+        self.t_crc.write_address.next = self.t_addr.val();
+        self.t_crc.write_data.next = self.core.ctx_crc_out[0].val();
+        if self.tbl_we.val() {
+            self.t_crc.write_data.next = self.tbl_crc.val();
+        }
+        self.t_strip.clock.next = self.clock.val();
+        self.t_strip.read_address.next = self.head_conn.val();
+        self.core.ctx_strip_in[0].next = self.t_strip.read_data.val();
+        self.t_strip.write_enable.next = self.t_we.val();
+        self.t_strip.write_address.next = self.t_addr.val();
+        self.t_strip.write_data.next = self.core.ctx_strip_out[0].val();
+        if self.tbl_we.val() {
+            self.t_strip.write_data.next = self.tbl_strip.val();
+        }
+        self.t_strip_words.clock.next = self.clock.val();
+        self.t_strip_words.read_address.next = self.head_conn.val();
+        self.core.ctx_strip_words_in[0].next = self.t_strip_words.read_data.val();
+        self.t_strip_words.write_enable.next = self.t_we.val();
+        self.t_strip_words.write_address.next = self.t_addr.val();
+        self.t_strip_words.write_data.next = self.core.ctx_strip_words_out[0].val();
+        if self.tbl_we.val() {
+            self.t_strip_words.write_data.next = self.tbl_strip_words.val();
+        }
+        self.t_end.clock.next = self.clock.val();
+        self.t_end.read_address.next = self.head_conn.val();
+        self.core.ctx_end_in[0].next = self.t_end.read_data.val();
+        self.t_end.write_enable.next = self.t_we.val();
+        self.t_end.write_address.next = self.t_addr.val();
+        self.t_end.write_data.next = self.core.ctx_end_out[0].val();
+        if self.tbl_we.val() {
+            self.t_end.write_data.next = self.tbl_end.val();
+        }
+        self.t_rel.clock.next = self.clock.val();
+        self.t_rel.read_address.next = self.head_conn.val();
+        self.core.ctx_rel_in[0].next = self.t_rel.read_data.val();
+        self.t_rel.write_enable.next = self.t_we.val();
+        self.t_rel.write_address.next = self.t_addr.val();
+        self.t_rel.write_data.next = self.core.ctx_rel_out[0].val();
+        if self.tbl_we.val() {
+            self.t_rel.write_data.next = self.tbl_rel.val();
+        }
+        self.set_in.next = 0.into();
+        self.set_in.next.set_value_conn_set_markers(self.tbl_markers.val());
+        self.set_in.next.set_value_conn_set_crc(self.tbl_crc_on.val());
+        self.set_in.next.set_value_conn_set_max_ulpdu(self.tbl_max_ulpdu.val());
+        self.t_set.clock.next = self.clock.val();
+        self.t_set.read_address.next = self.head_conn.val();
+        self.t_set.write_enable.next = self.tbl_we.val();
+        self.t_set.write_address.next = self.tbl_conn.val();
+        self.t_set.write_data.next = self.set_in.val();
+        if self.tbl_we.val() & (self.tbl_conn.val() == self.cur.q.val()) {
+            // The records held are stale now: they are not written back.
+            self.cur_v.d.next = false;
+        }
+        if self.switch.val() {
+            self.cur.d.next = self.head_conn.val();
+            self.cur_v.d.next = true;
+            self.flushed.d.next = false;
+            self.set_q.d.next = self.t_set.read_data.val();
+            self.core.cfg_markers.next = self.t_set.read_data.val().get_value_conn_set_markers();
+            self.core.cfg_crc.next = self.t_set.read_data.val().get_value_conn_set_crc();
+            self.core.cfg_max_ulpdu.next =
+                self.t_set.read_data.val().get_value_conn_set_max_ulpdu();
+        }
+        // Output and pulses.
+        self.m_axis.data.next = self.core.m_axis.data.val();
+        self.m_axis.keep.next = self.core.m_axis.keep.val();
+        self.m_axis.user.next = self.core.m_axis.user.val();
+        self.m_axis.last.next = self.core.m_axis.last.val();
+        self.m_axis.valid.next = self.core.m_axis.valid.val();
+        self.core.m_axis.ready.next = self.m_axis.ready.val();
+        self.m_conn.next = self.core.m_conn.val();
+        self.err_seq.next = self.core.err_seq.val();
+        self.err_crc.next = self.core.err_crc.val();
+        self.err_marker.next = self.core.err_marker.val();
+        self.dropped.next = self.core.dropped.val();
+        self.err_conn.next = self.cur.q.val();
+        if self.rst.val() {
+            self.cur_v.d.next = false;
+            self.in_seg.d.next = false;
+            self.flushed.d.next = false;
+        }
+    }
+}
