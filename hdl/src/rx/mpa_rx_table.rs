@@ -23,7 +23,7 @@
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset (no connection loaded; the tables keep their contents) |
 //! | `tbl_we`, `tbl_conn` | in | 1, 4 | write connection `tbl_conn`'s records and settings (every `tbl_*` below) this cycle |
-//! | `tbl_<part>` | in | | the records: `realign`, `walk`, `cut`, `cut_words`, `crc`, `strip`, `strip_words`, `end`, `rel` (a new connection's: each record's `fresh` or default value, the release buffer's [`RelCtx::fresh`] after `rst` or [`RelCtx::renew`] of its region's last record; the `rel` record's `conn` must be `tbl_conn`) |
+//! | `tbl_<part>` | in | | the path's records: `realign`, `walk`, `cut`, `cut_words`, `crc`, `strip`, `strip_words`, `end` (a new stream's: each record's `fresh` or default value); the release buffer's record is the block's own: [`RelCtx::fresh`] for a connection's first write after `rst`, after that [`RelCtx::renew`] of its region's last (its ULPDUs queued still leave, its open ULPDU is dropped) |
 //! | `tbl_markers`, `tbl_crc_on`, `tbl_max_ulpdu` | in | 1, 1, 16 | its settings: Markers expected, CRCs checked, the largest ULPDU_Length accepted (clamped to a region's [`MpaRxTable::max_ulpdu`]) |
 //! | `s_axis` | in | 8W | TCP payload segments in each connection's sequence order, [`RxConnSegmentUser`]: `[31:0]` sequence number, `[32]` FIN, `[36:33]` the connection (the same on every beat of a segment) |
 //! | `m_axis`, `m_conn` | out | 8W, 4 | ULPDUs and error packets as on `mpa_rx`, and their connection |
@@ -32,17 +32,18 @@
 //! | `switching` | out | 1 | a segment's first beat waits for a switch |
 //!
 //! A connection's records must be written before its first segment, and again after `rst`
-//! (the records of the connection loaded at `rst` are not written back). A write to the
-//! connection loaded takes effect from its next segment (its records held are then not
-//! written back); switches wait while the port writes.
+//! (`rst` ends every connection's stream: it empties the release buffer), with `rst` low; `rst`
+//! comes between segments (a segment half taken is not resumed). A write to the connection
+//! loaded takes effect from its next segment (the path's records held are then not written
+//! back; the release buffer's is, renewed); switches wait while the port writes.
 //!
 //! ### Parameters
 //! `W` bytes per beat, `B = 8W`, `A`: the release buffer's `2^A` beats, 16 regions.
 //!
 //! ### Latency and throughput
-//! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush (about 22 to 33
-//! cycles on average at W = 4 to 64, measured in `testbench/tests/mpa_rx_table.rs`), and one
-//! cycle for the load.
+//! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush, and one cycle
+//! for the load: from a segment's first beat offered to its load, 23.5 to 36.2 cycles on
+//! average at W = 4 to 64, at most 59 (measured in `testbench/tests/mpa_rx_ctx.rs`).
 //!
 //! ### Reset
 //! `rst` resets the path and forgets which connection is loaded; the tables are not cleared.
@@ -54,6 +55,7 @@ pub use crate::rx::mpa_rx_ctx::{RelCtx, REL_CTX_BITS};
 use crate::rx::realign_table::RxConnSegmentUserFields;
 pub use crate::rx::realign_table::{RxConnSegmentUser, CONN_BITS, RX_CONN_SEG_USER};
 use crate::rx::realigner::RX_SEG_USER;
+use crate::rx::release_regions::RelCtxFields;
 use crate::rx::verify::{
     CRC_CTX_BITS, CUT_CTX_BITS, REALIGN_CTX_BITS, STRIP_CTX_BITS, WALK_CTX_BITS,
 };
@@ -102,8 +104,6 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     pub tbl_strip_words: Signal<In, Bits<B>>,
     /// The octets of the open FPDU packet past the CRC check written.
     pub tbl_end: Signal<In, Bits<32>>,
-    /// The release buffer's record ([`RelCtx`]) written.
-    pub tbl_rel: Signal<In, Bits<REL_CTX_BITS>>,
     /// Its Markers setting.
     pub tbl_markers: Signal<In, Bit>,
     /// Its CRC setting.
@@ -146,6 +146,16 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     in_seg: DFF<Bit>,
     flushed: DFF<Bit>,
     set_q: DFF<Bits<18>>,
+    // The host wrote the connection loaded while its records were live: the release buffer's
+    // is written back renewed at the next switch (the others are not written back). And the
+    // connections written since `rst` (one bit each): a first write gives a fresh record.
+    stale: DFF<Bit>,
+    used: DFF<Bits<16>>,
+    live: Signal<Local, Bit>,
+    t_we_rel: Signal<Local, Bit>,
+    rel_live: Signal<Local, Bits<REL_CTX_BITS>>,
+    rel_tab: Signal<Local, Bits<REL_CTX_BITS>>,
+    rel_host: Signal<Local, Bits<REL_CTX_BITS>>,
     head_conn: Signal<Local, Bits<CONN_BITS>>,
     pass: Signal<Local, Bit>,
     head_waits: Signal<Local, Bit>,
@@ -172,7 +182,6 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
             tbl_strip: Default::default(),
             tbl_strip_words: Default::default(),
             tbl_end: Default::default(),
-            tbl_rel: Default::default(),
             tbl_markers: Default::default(),
             tbl_crc_on: Default::default(),
             tbl_max_ulpdu: Default::default(),
@@ -201,6 +210,13 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
             in_seg: Default::default(),
             flushed: Default::default(),
             set_q: Default::default(),
+            stale: Default::default(),
+            used: Default::default(),
+            live: Default::default(),
+            t_we_rel: Default::default(),
+            rel_live: Default::default(),
+            rel_tab: Default::default(),
+            rel_host: Default::default(),
             head_conn: Default::default(),
             pass: Default::default(),
             head_waits: Default::default(),
@@ -226,7 +242,7 @@ impl<const W: usize, const B: usize, const A: usize> Default for MpaRxTable<W, B
 impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cur, cur_v, in_seg, flushed, set_q);
+        dff_setup!(self, clock, cur, cur_v, in_seg, flushed, set_q, stale, used);
         self.core.clock.next = self.clock.val();
         self.core.rst.next = self.rst.val();
         // The path's own start settings are not used: every connection's records are loaded.
@@ -263,7 +279,13 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         if self.core.ctx_flush[0].val() {
             self.flushed.d.next = true;
         }
-        self.switch.next = self.head_waits.val() & self.core.ctx_idle[0].val() & !self.tbl_we.val();
+        if !self.head_waits.val() {
+            self.flushed.d.next = false;
+        }
+        self.switch.next = self.head_waits.val()
+            & self.core.ctx_idle[0].val()
+            & !self.tbl_we.val()
+            & !self.rst.val();
         self.core.ctx_load[0].next = self.switch.val();
         self.t_we.next = self.tbl_we.val() | (self.switch.val() & self.cur_v.q.val());
         self.t_addr.next = self.cur.q.val();
@@ -342,14 +364,46 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         if self.tbl_we.val() {
             self.t_end.write_data.next = self.tbl_end.val();
         }
+        // The release buffer's record is the block's: renewed (RelCtx::renew: the open ULPDU
+        // dropped, nothing ended) from the live one or the table's, fresh at a first write.
+        self.live.next = self.cur_v.q.val() | self.stale.q.val();
+        self.rel_live.next = self.core.ctx_rel_out[0].val();
+        self.rel_live
+            .next
+            .set_value_rel_ctx_wr(self.core.ctx_rel_out[0].val().get_value_rel_ctx_start());
+        self.rel_live.next.set_value_rel_ctx_dead(false);
+        self.rel_tab.next = self.t_rel.read_data.val();
+        self.rel_tab
+            .next
+            .set_value_rel_ctx_wr(self.t_rel.read_data.val().get_value_rel_ctx_start());
+        self.rel_tab.next.set_value_rel_ctx_dead(false);
+        self.rel_host.next = 0.into();
+        self.rel_host.next.set_value_rel_ctx_conn(self.tbl_conn.val());
+        if ((self.used.q.val() >> bit_cast::<16, CONN_BITS>(self.tbl_conn.val())) & 1).any() {
+            self.rel_host.next = self.rel_tab.val();
+            if self.live.val() & (self.tbl_conn.val() == self.cur.q.val()) {
+                self.rel_host.next = self.rel_live.val();
+            }
+        }
         self.t_rel.clock.next = self.clock.val();
         self.t_rel.read_address.next = self.head_conn.val();
         self.core.ctx_rel_in[0].next = self.t_rel.read_data.val();
-        self.t_rel.write_enable.next = self.t_we.val();
+        if self.stale.q.val() & (self.head_conn.val() == self.cur.q.val()) {
+            // Loaded again after a write: the record renewed is not in the table yet.
+            self.core.ctx_rel_in[0].next = self.rel_live.val();
+        }
+        self.t_we_rel.next = self.tbl_we.val() | (self.switch.val() & self.live.val());
+        self.t_rel.write_enable.next = self.t_we_rel.val();
         self.t_rel.write_address.next = self.t_addr.val();
         self.t_rel.write_data.next = self.core.ctx_rel_out[0].val();
+        if self.stale.q.val() {
+            self.t_rel.write_data.next = self.rel_live.val();
+        }
         if self.tbl_we.val() {
-            self.t_rel.write_data.next = self.tbl_rel.val();
+            self.t_rel.read_address.next = self.tbl_conn.val();
+            self.t_rel.write_data.next = self.rel_host.val();
+            self.used.d.next = self.used.q.val()
+                | (bit_cast::<16, 1>(1.into()) << bit_cast::<16, CONN_BITS>(self.tbl_conn.val()));
         }
         self.set_in.next = 0.into();
         self.set_in.next.set_value_conn_set_markers(self.tbl_markers.val());
@@ -361,12 +415,15 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_set.write_address.next = self.tbl_conn.val();
         self.t_set.write_data.next = self.set_in.val();
         if self.tbl_we.val() & (self.tbl_conn.val() == self.cur.q.val()) {
-            // The records held are stale now: they are not written back.
+            // The records held are stale now: they are not written back (but the release
+            // buffer's, renewed).
             self.cur_v.d.next = false;
+            self.stale.d.next = self.live.val();
         }
         if self.switch.val() {
             self.cur.d.next = self.head_conn.val();
             self.cur_v.d.next = true;
+            self.stale.d.next = false;
             self.flushed.d.next = false;
             self.set_q.d.next = self.t_set.read_data.val();
             self.core.cfg_markers.next = self.t_set.read_data.val().get_value_conn_set_markers();
@@ -391,6 +448,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
             self.cur_v.d.next = false;
             self.in_seg.d.next = false;
             self.flushed.d.next = false;
+            self.stale.d.next = false;
+            self.used.d.next = 0.into();
         }
     }
 }
