@@ -106,6 +106,9 @@ fn traffic(engine: Engine, w: usize, r: &mut rand_chacha::ChaCha8Rng) -> Traffic
     Traffic { cases, inputs, refs, records }
 }
 
+/// What a connection gets alone: its packets and CRC errors.
+type Alone = (Vec<Packet>, u64);
+
 /// One connection's stream (`kind` 0 to 3 as in [`traffic`], 4: thirty ULPDUs, nothing
 /// wrong): its segments, what it gets alone through `mpa_rx`, and its first records.
 fn stream(
@@ -113,7 +116,7 @@ fn stream(
     kind: usize,
     case: &Case,
     r: &mut rand_chacha::ChaCha8Rng,
-) -> (Vec<InPacket>, (Vec<Packet>, u64), Vec<Vec<u64>>) {
+) -> (Vec<InPacket>, Alone, Vec<Vec<u64>>) {
     let region_max = sim::rx::mpa_rx_ctx_max_ulpdu(w, REGIONS).unwrap() as u64;
     let words = (8 * w).div_ceil(64);
     let k = kind;

@@ -42,8 +42,9 @@
 //!
 //! ### Latency and throughput
 //! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush, and one cycle
-//! for the load: from a segment's first beat offered to its load, 23.5 to 36.2 cycles on
-//! average at W = 4 to 64, at most 59 (measured in `testbench/tests/mpa_rx_ctx.rs`).
+//! for the load: from a segment's first beat offered to its load, 24.5 to 36.9 cycles on
+//! average at W = 4 to 64, at most 178 (at W = 4, where the drain waited for room in the old
+//! connection's region; measured in `testbench/tests/mpa_rx_ctx.rs`).
 //!
 //! ### Reset
 //! `rst` resets the path and forgets which connection is loaded; the tables are not cleared.
