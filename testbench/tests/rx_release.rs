@@ -188,8 +188,8 @@ type Expected = Vec<(Vec<u8>, Vec<u64>)>;
 /// and 9 of 16, 16 beats each) alternate, each run a few ULPDUs that end with nothing open, an
 /// open ULPDU, or a bad ULPDU and beats after it. After the last two the region is reused with
 /// `RelCtx::renew` of its saved record (a new stream in the same region): the open ULPDU's beats
-/// are dropped, the bad one's slots freed by its error packet. Each region carries about 75
-/// times its size, so slots not freed would stop it. Every W, with idle and backpressure:
+/// are dropped, the bad one's slots freed by its error packet. Each region is offered 67 to
+/// 94 times its size in beats (at least 20 asserted), so slots not freed would stop it. Every W, with idle and backpressure:
 /// each connection gets, tagged with it (`m_conn`), exactly its complete good ULPDUs and one
 /// error packet per bad ULPDU, in its order.
 #[test]
@@ -236,6 +236,17 @@ fn regions_are_reused_after_an_error_and_after_an_open_ulpdu() {
                 _ => {}
             }
             runs.push((c, beats, end < 2));
+        }
+        // Beats offered to each region (16 beats): many times its size, so that slots not freed
+        // would stop it.
+        for c in 0..2 {
+            let n: usize = runs.iter().filter(|x| x.0 == c).map(|x| x.1.len()).sum();
+            eprintln!(
+                "W={w} region {}: {n} beats offered, {:.0} times its size",
+                regions[c],
+                n as f64 / 16.0
+            );
+            assert!(n >= 20 * 16, "W={w} region {}: only {n} beats", regions[c]);
         }
         let mut sim = sim::rx::release_regions(Engine::RustHdl, w, true).unwrap();
         let sim = sim.as_mut();
