@@ -250,32 +250,27 @@ fn table_connections(
     let mut sim = sim::rx::mpa_rx_table(engine, w).unwrap();
     let sim = sim.as_mut();
     let p = |n: &str| sim.port(n).unwrap();
-    let parts: Vec<usize> =
-        ["realign", "walk", "cut", "cut_words", "crc", "strip", "strip_words", "end"]
-            .iter()
-            .map(|n| p(&format!("tbl_{n}")))
-            .collect();
-    let (we, tconn, tmk, tcrc, tmax) =
-        (p("tbl_we"), p("tbl_conn"), p("tbl_markers"), p("tbl_crc_on"), p("tbl_max_ulpdu"));
+    let (we, tconn, tseq, torigin) = (p("tbl_we"), p("tbl_conn"), p("tbl_seq"), p("tbl_origin"));
+    let (tmk, tcrc, tmax) = (p("tbl_markers"), p("tbl_crc_on"), p("tbl_max_ulpdu"));
     let (m_conn, err_crc, err_conn, switching) =
         (p("m_conn"), p("err_crc"), p("err_conn"), p("switching"));
     let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis").unwrap(), idle);
     let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure);
     sim.set_u64(we, 0);
     sim.reset(2).unwrap();
-    // The host writes a connection's records (the path's eight parts) and settings.
-    let write = |sim: &mut dyn sim::CycleSim, case: &Case, record: &[Vec<u64>]| {
+    // The host opens a connection: its start, Marker origin and settings (the block builds
+    // the records).
+    let write = |sim: &mut dyn sim::CycleSim, case: &Case| {
         sim.set_u64(we, 1);
         sim.set_u64(tconn, case.conn as u64);
-        for (&port, v) in parts.iter().zip(record) {
-            sim.set(port, v);
-        }
+        sim.set_u64(tseq, case.seq as u64);
+        sim.set_u64(torigin, case.origin() as u64);
         sim.set_u64(tmk, case.markers as u64);
         sim.set_u64(tcrc, case.crc as u64);
         sim.set_u64(tmax, case.max_ulpdu);
     };
     for k in 0..4 {
-        write(sim, &t.cases[k], &t.records[k]);
+        write(sim, &t.cases[k]);
         sim.eval();
         sim.tick();
     }
@@ -318,13 +313,13 @@ fn table_connections(
     let mut second = false;
     // Host writes waiting for their cycle (made in the loop, so that every cycle's output is
     // sampled).
-    let mut writes: std::collections::VecDeque<(Case, Vec<Vec<u64>>)> = Default::default();
+    let mut writes: std::collections::VecDeque<Case> = Default::default();
     // The new streams' segments, sent once their records are written.
     let mut later: Vec<Vec<sim::stream::Beat>> = vec![];
     for _ in 0..8_000_000u64 {
         sim.set_u64(we, 0);
-        if let Some((case, record)) = writes.pop_front() {
-            write(sim, &case, &record);
+        if let Some(case) = writes.pop_front() {
+            write(sim, &case);
         } else {
             for b in later.drain(..) {
                 src.push(b);
@@ -341,8 +336,8 @@ fn table_connections(
             {
                 let case =
                     Case { conn: t.cases[k].conn, markers, crc: true, offset, seq, max_ulpdu: 900 };
-                let (input, alone, record) = stream(w, 4, &case, &mut r);
-                writes.push_back((case, record));
+                let (input, alone, _) = stream(w, 4, &case, &mut r);
+                writes.push_back(case);
                 t.refs[k].0.extend(alone.0);
                 t.refs[k].1 += alone.1;
                 renewed.push((k, input));

@@ -8,22 +8,25 @@
 //! tables of distributed RAM, 16 entries each, and swaps them as [`super::realign_table::RxRealignerTable`]
 //! does for the realigner alone: when a segment's connection is not the one loaded, its first
 //! beat waits; the path is flushed if it is not idle already (the CRC check ends the open
-//! FPDU's piece), and once it is idle the records it holds are written back and the segment's
-//! connection's read (asynchronously), loaded with its settings, in one cycle. Segments of the
-//! connection loaded pass without a switch. Verified ULPDUs leave tagged with their
-//! connection, in each connection's order, while others are served.
+//! FPDU's piece); once it is idle the switch is armed (the segment's connection's settings
+//! read into a register), and in the next cycle the records the path holds are written back
+//! and the segment's connection's read (asynchronously) and loaded, with its settings.
+//! Segments of the connection loaded pass without a switch. Verified ULPDUs leave tagged with
+//! their connection, in each connection's order, while others are served. The host opens a
+//! connection with its start, Marker origin and settings (the MPA negotiation's outcome,
+//! section 7.1): the block builds its records.
 //!
 //! ```text
-//!  s_axis (conn) ─► [first beat of another connection waits: flush, idle, swap] ─► MpaRxCtx ─► m_axis, m_conn
-//!                    ▲ records + settings: 10 LutRam tables x 16 ◄── tbl_* (host writes)
+//!  s_axis (conn) ─► [first beat of another connection waits: flush, idle, arm, swap] ─► MpaRxCtx ─► m_axis, m_conn
+//!                    ▲ records + settings: 10 LutRam tables x 16 ◄── fresh records ◄── tbl_* (host opens)
 //! ```
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock`, `rst` | in | 1 | clock; synchronous active-high reset (no connection loaded; the tables keep their contents) |
-//! | `tbl_we`, `tbl_conn` | in | 1, 4 | write connection `tbl_conn`'s records and settings (every `tbl_*` below) this cycle |
-//! | `tbl_<part>` | in | | the path's records: `realign`, `walk`, `cut`, `cut_words`, `crc`, `strip`, `strip_words`, `end` (a new stream's: each record's `fresh` or default value); the release buffer's record is the block's own: [`RelCtx::fresh`] for a connection's first write after `rst`, after that [`RelCtx::renew`] of its region's last (its ULPDUs queued still leave, its open ULPDU is dropped) |
+//! | `tbl_we`, `tbl_conn` | in | 1, 4 | open connection `tbl_conn` this cycle: a new stream, with the start and settings below |
+//! | `tbl_seq`, `tbl_origin` | in | 32, 32 | the sequence number of its stream's first octet (an FPDU's first octet) and of its Marker origin; the block builds every record's fresh value from them (`RealignCtx`, `WalkCtx`, `CutCtx::fresh`; the other path parts 0). The release buffer's record is the block's own: [`RelCtx::fresh`] for a connection's first open after `rst`, after that [`RelCtx::renew`] of its region's last (its ULPDUs queued still leave, its open ULPDU is dropped) |
 //! | `tbl_markers`, `tbl_crc_on`, `tbl_max_ulpdu` | in | 1, 1, 16 | its settings: Markers expected, CRCs checked, the largest ULPDU_Length accepted (clamped to a region's [`MpaRxTable::max_ulpdu`]) |
 //! | `s_axis` | in | 8W | TCP payload segments in each connection's sequence order, [`RxConnSegmentUser`]: `[31:0]` sequence number, `[32]` FIN, `[36:33]` the connection (the same on every beat of a segment) |
 //! | `m_axis`, `m_conn` | out | 8W, 4 | ULPDUs and error packets as on `mpa_rx`, and their connection |
@@ -31,18 +34,18 @@
 //! | `err_conn` | out | 4 | the connection loaded |
 //! | `switching` | out | 1 | a segment's first beat waits for a switch |
 //!
-//! A connection's records must be written before its first segment, and again after `rst`
-//! (`rst` ends every connection's stream: it empties the release buffer), with `rst` low; `rst`
-//! comes between segments (a segment half taken is not resumed). A write to the connection
-//! loaded takes effect from its next segment (the path's records held are then not written
-//! back; the release buffer's is, renewed); switches wait while the port writes.
+//! A connection must be opened before its first segment, and again after `rst` (`rst` ends
+//! every connection's stream: it empties the release buffer), with `rst` low; `rst` comes
+//! between segments (a segment half taken is not resumed). Opening the connection loaded
+//! takes effect from its next segment (the path's records held are then not written back; the
+//! release buffer's is, renewed); switches wait while the port writes.
 //!
 //! ### Parameters
 //! `W` bytes per beat, `B = 8W`, `A`: the release buffer's `2^A` beats, 16 regions.
 //!
 //! ### Latency and throughput
-//! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush, and one cycle
-//! for the load: from a segment's first beat offered to its load, 24.5 to 36.9 cycles on
+//! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush, and two cycles
+//! (arm, load): from a segment's first beat offered to its load, 24.5 to 36.9 cycles on
 //! average at W = 4 to 64, at most 178 (at W = 4, where the drain waited for room in the old
 //! connection's region; measured in `testbench/tests/mpa_rx_ctx.rs`).
 //!
@@ -50,9 +53,11 @@
 //! `rst` resets the path and forgets which connection is loaded; the tables are not cleared.
 
 use crate::lutram::LutRam;
+use crate::rx::cut_ctx::CutCtxFields;
 use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::rx::mpa_rx_ctx::MpaRxCtx;
 pub use crate::rx::mpa_rx_ctx::{RelCtx, REL_CTX_BITS};
+use crate::rx::realign_ctx::RealignCtxFields;
 use crate::rx::realign_table::RxConnSegmentUserFields;
 pub use crate::rx::realign_table::{RxConnSegmentUser, CONN_BITS, RX_CONN_SEG_USER};
 use crate::rx::realigner::RX_SEG_USER;
@@ -60,6 +65,7 @@ use crate::rx::release_regions::RelCtxFields;
 use crate::rx::verify::{
     CRC_CTX_BITS, CUT_CTX_BITS, REALIGN_CTX_BITS, STRIP_CTX_BITS, WALK_CTX_BITS,
 };
+use crate::rx::walk_ctx::WalkCtxFields;
 use crate::stream::{check_stream_params, StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
@@ -89,22 +95,11 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     pub tbl_we: Signal<In, Bit>,
     /// The connection written.
     pub tbl_conn: Signal<In, Bits<CONN_BITS>>,
-    /// The realigner's record ([`RealignCtx`]) written.
-    pub tbl_realign: Signal<In, Bits<REALIGN_CTX_BITS>>,
-    /// The walker's record ([`WalkCtx`]) written.
-    pub tbl_walk: Signal<In, Bits<WALK_CTX_BITS>>,
-    /// The cutter's record ([`CutCtx`]) written.
-    pub tbl_cut: Signal<In, Bits<CUT_CTX_BITS>>,
-    /// The cutter's held words written.
-    pub tbl_cut_words: Signal<In, Bits<B>>,
-    /// The CRC check's record ([`CrcCtx`]) written.
-    pub tbl_crc: Signal<In, Bits<CRC_CTX_BITS>>,
-    /// The Marker stripper's record ([`StripCtx`]) written.
-    pub tbl_strip: Signal<In, Bits<STRIP_CTX_BITS>>,
-    /// The stripper's held lanes written.
-    pub tbl_strip_words: Signal<In, Bits<B>>,
-    /// The octets of the open FPDU packet past the CRC check written.
-    pub tbl_end: Signal<In, Bits<32>>,
+    /// The sequence number of the stream's first octet (an FPDU's first octet).
+    pub tbl_seq: Signal<In, Bits<32>>,
+    /// The sequence number of the stream's Marker origin (RFC 5044 section 5: the first octet
+    /// of the connection's Full Operation Phase).
+    pub tbl_origin: Signal<In, Bits<32>>,
     /// Its Markers setting.
     pub tbl_markers: Signal<In, Bit>,
     /// Its CRC setting.
@@ -146,7 +141,12 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     cur_v: DFF<Bit>,
     in_seg: DFF<Bit>,
     flushed: DFF<Bit>,
+    flush_q: DFF<Bit>,
     set_q: DFF<Bits<18>>,
+    // A switch is armed (the path idle, the head's settings read into `set_next`): it loads
+    // in the next cycle.
+    arm: DFF<Bit>,
+    set_next: DFF<Bits<18>>,
     // The host wrote the connection loaded while its records were live: the release buffer's
     // is written back renewed at the next switch (the others are not written back). And the
     // connections written since `rst` (one bit each): a first write gives a fresh record.
@@ -164,6 +164,10 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     t_we: Signal<Local, Bit>,
     t_addr: Signal<Local, Bits<CONN_BITS>>,
     set_in: Signal<Local, Bits<18>>,
+    delta: Signal<Local, Bits<32>>,
+    fresh_realign: Signal<Local, Bits<REALIGN_CTX_BITS>>,
+    fresh_walk: Signal<Local, Bits<WALK_CTX_BITS>>,
+    fresh_cut: Signal<Local, Bits<CUT_CTX_BITS>>,
 }
 
 impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
@@ -175,14 +179,8 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
             rst: Default::default(),
             tbl_we: Default::default(),
             tbl_conn: Default::default(),
-            tbl_realign: Default::default(),
-            tbl_walk: Default::default(),
-            tbl_cut: Default::default(),
-            tbl_cut_words: Default::default(),
-            tbl_crc: Default::default(),
-            tbl_strip: Default::default(),
-            tbl_strip_words: Default::default(),
-            tbl_end: Default::default(),
+            tbl_seq: Default::default(),
+            tbl_origin: Default::default(),
             tbl_markers: Default::default(),
             tbl_crc_on: Default::default(),
             tbl_max_ulpdu: Default::default(),
@@ -225,6 +223,13 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
             t_we: Default::default(),
             t_addr: Default::default(),
             set_in: Default::default(),
+            delta: Default::default(),
+            fresh_realign: Default::default(),
+            fresh_walk: Default::default(),
+            fresh_cut: Default::default(),
+            arm: Default::default(),
+            flush_q: Default::default(),
+            set_next: Default::default(),
         }
     }
 
@@ -243,7 +248,9 @@ impl<const W: usize, const B: usize, const A: usize> Default for MpaRxTable<W, B
 impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cur, cur_v, in_seg, flushed, set_q, stale, used);
+        dff_setup!(
+            self, clock, cur, cur_v, in_seg, flushed, flush_q, set_q, stale, used, arm, set_next
+        );
         self.core.clock.next = self.clock.val();
         self.core.rst.next = self.rst.val();
         // The path's own start settings are not used: every connection's records are loaded.
@@ -271,28 +278,62 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
             self.in_seg.d.next = !self.s_axis.last.val();
         }
         // A switch: a first beat of another connection waits. The path is flushed once if it
-        // is not idle; once it is, with no table write from the port in this cycle (it has the
-        // write ports), the records held are written back and the head's read and loaded.
+        // is not idle. Once it is, with no table write from the port in this cycle (it has the
+        // write ports), the switch is armed and the head's settings are read into `set_next`;
+        // in the next cycle, still with no write, the records held are written back and the
+        // head's read and loaded. (The path stays idle while armed: the head waits, so no beat
+        // goes in, and no flush is asked for.) Arming a cycle ahead keeps the settings table
+        // out of the path's settings.
         self.head_waits.next = self.s_axis.valid.val() & !self.pass.val();
         self.switching.next = self.head_waits.val();
-        self.core.ctx_flush[0].next =
-            self.head_waits.val() & !self.core.ctx_idle[0].val() & !self.flushed.q.val();
-        if self.core.ctx_flush[0].val() {
+        // The flush is asked for from a register (a cycle after the wait is seen; a flush
+        // that finds the path idle by then ends nothing).
+        self.flush_q.d.next = self.head_waits.val()
+            & !self.core.ctx_idle[0].val()
+            & !self.flushed.q.val()
+            & !self.flush_q.q.val()
+            & !self.rst.val();
+        self.core.ctx_flush[0].next = self.flush_q.q.val();
+        if self.flush_q.q.val() {
             self.flushed.d.next = true;
         }
         if !self.head_waits.val() {
             self.flushed.d.next = false;
         }
-        self.switch.next = self.head_waits.val()
+        // From registers and the port's write: the head armed for still waits (a valid beat
+        // stays offered, and nothing that decides `pass` changed in the arming cycle), and
+        // with `ctx_idle_0` (a register) in the switch, a switch is always a load. (Were the
+        // head withdrawn, the switch would still load the connection its `tuser` names, and
+        // write back the one held: a switch like any other.)
+        self.switch.next =
+            self.arm.q.val() & self.core.ctx_idle[0].val() & !self.tbl_we.val() & !self.rst.val();
+        self.arm.d.next = self.head_waits.val()
             & self.core.ctx_idle[0].val()
+            & !self.flush_q.q.val()
             & !self.tbl_we.val()
-            & !self.rst.val();
+            & !self.rst.val()
+            & !self.switch.val();
+        self.set_next.d.next = self.t_set.read_data.val();
         self.core.ctx_load[0].next = self.switch.val();
         self.t_we.next = self.tbl_we.val() | (self.switch.val() & self.cur_v.q.val());
         self.t_addr.next = self.cur.q.val();
         if self.tbl_we.val() {
             self.t_addr.next = self.tbl_conn.val();
         }
+        // A connection opened through the port: each record's fresh value (`RealignCtx`,
+        // `WalkCtx`, `CutCtx::fresh`; every other part 0), from its start and Marker origin.
+        self.delta.next = self.tbl_seq.val() - self.tbl_origin.val();
+        self.fresh_realign.next = 0.into();
+        self.fresh_realign.next.set_value_realign_ctx_exp_seq(self.tbl_seq.val());
+        self.fresh_realign
+            .next
+            .set_value_realign_ctx_misaligned(self.delta.val().get_bits::<2>(0).any());
+        self.fresh_walk.next = 0.into();
+        self.fresh_walk.next.set_value_walk_ctx_bpos(self.delta.val().get_bits::<16>(2));
+        self.fresh_walk.next.set_value_walk_ctx_ns(self.delta.val().get_bits::<16>(2));
+        self.fresh_cut.next = 0.into();
+        self.fresh_cut.next.set_value_cut_ctx_seq(self.tbl_seq.val());
+        self.fresh_cut.next.set_value_cut_ctx_pos(self.delta.val().get_bits::<7>(2));
         self.t_realign.clock.next = self.clock.val();
         self.t_realign.read_address.next = self.head_conn.val();
         self.core.ctx_realign_in[0].next = self.t_realign.read_data.val();
@@ -300,7 +341,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_realign.write_address.next = self.t_addr.val();
         self.t_realign.write_data.next = self.core.ctx_realign_out[0].val();
         if self.tbl_we.val() {
-            self.t_realign.write_data.next = self.tbl_realign.val();
+            self.t_realign.write_data.next = self.fresh_realign.val();
         }
         self.t_walk.clock.next = self.clock.val();
         self.t_walk.read_address.next = self.head_conn.val();
@@ -309,7 +350,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_walk.write_address.next = self.t_addr.val();
         self.t_walk.write_data.next = self.core.ctx_walk_out[0].val();
         if self.tbl_we.val() {
-            self.t_walk.write_data.next = self.tbl_walk.val();
+            self.t_walk.write_data.next = self.fresh_walk.val();
         }
         self.t_cut.clock.next = self.clock.val();
         self.t_cut.read_address.next = self.head_conn.val();
@@ -318,7 +359,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_cut.write_address.next = self.t_addr.val();
         self.t_cut.write_data.next = self.core.ctx_cut_out[0].val();
         if self.tbl_we.val() {
-            self.t_cut.write_data.next = self.tbl_cut.val();
+            self.t_cut.write_data.next = self.fresh_cut.val();
         }
         self.t_cut_words.clock.next = self.clock.val();
         self.t_cut_words.read_address.next = self.head_conn.val();
@@ -327,7 +368,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_cut_words.write_address.next = self.t_addr.val();
         self.t_cut_words.write_data.next = self.core.ctx_cut_words_out[0].val();
         if self.tbl_we.val() {
-            self.t_cut_words.write_data.next = self.tbl_cut_words.val();
+            self.t_cut_words.write_data.next = 0.into();
         }
         self.t_crc.clock.next = self.clock.val();
         self.t_crc.read_address.next = self.head_conn.val();
@@ -336,7 +377,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_crc.write_address.next = self.t_addr.val();
         self.t_crc.write_data.next = self.core.ctx_crc_out[0].val();
         if self.tbl_we.val() {
-            self.t_crc.write_data.next = self.tbl_crc.val();
+            self.t_crc.write_data.next = 0.into();
         }
         self.t_strip.clock.next = self.clock.val();
         self.t_strip.read_address.next = self.head_conn.val();
@@ -345,7 +386,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_strip.write_address.next = self.t_addr.val();
         self.t_strip.write_data.next = self.core.ctx_strip_out[0].val();
         if self.tbl_we.val() {
-            self.t_strip.write_data.next = self.tbl_strip.val();
+            self.t_strip.write_data.next = 0.into();
         }
         self.t_strip_words.clock.next = self.clock.val();
         self.t_strip_words.read_address.next = self.head_conn.val();
@@ -354,7 +395,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_strip_words.write_address.next = self.t_addr.val();
         self.t_strip_words.write_data.next = self.core.ctx_strip_words_out[0].val();
         if self.tbl_we.val() {
-            self.t_strip_words.write_data.next = self.tbl_strip_words.val();
+            self.t_strip_words.write_data.next = 0.into();
         }
         self.t_end.clock.next = self.clock.val();
         self.t_end.read_address.next = self.head_conn.val();
@@ -363,7 +404,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.t_end.write_address.next = self.t_addr.val();
         self.t_end.write_data.next = self.core.ctx_end_out[0].val();
         if self.tbl_we.val() {
-            self.t_end.write_data.next = self.tbl_end.val();
+            self.t_end.write_data.next = 0.into();
         }
         // The release buffer's record is the block's: renewed (RelCtx::renew: the open ULPDU
         // dropped, nothing ended) from the live one or the table's, fresh at a first write.
@@ -426,11 +467,10 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
             self.cur_v.d.next = true;
             self.stale.d.next = false;
             self.flushed.d.next = false;
-            self.set_q.d.next = self.t_set.read_data.val();
-            self.core.cfg_markers.next = self.t_set.read_data.val().get_value_conn_set_markers();
-            self.core.cfg_crc.next = self.t_set.read_data.val().get_value_conn_set_crc();
-            self.core.cfg_max_ulpdu.next =
-                self.t_set.read_data.val().get_value_conn_set_max_ulpdu();
+            self.set_q.d.next = self.set_next.q.val();
+            self.core.cfg_markers.next = self.set_next.q.val().get_value_conn_set_markers();
+            self.core.cfg_crc.next = self.set_next.q.val().get_value_conn_set_crc();
+            self.core.cfg_max_ulpdu.next = self.set_next.q.val().get_value_conn_set_max_ulpdu();
         }
         // Output and pulses.
         self.m_axis.data.next = self.core.m_axis.data.val();
@@ -451,6 +491,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
             self.flushed.d.next = false;
             self.stale.d.next = false;
             self.used.d.next = 0.into();
+            self.arm.d.next = false;
         }
     }
 }

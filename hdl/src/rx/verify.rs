@@ -122,7 +122,8 @@ pub struct RxVerify<const W: usize, const B: usize> {
     /// Likewise.
     pub ctx_end_out: Vec<Signal<Out, Bits<32>>>,
     /// Likewise: nothing of the connection is inside any block, no flush is pending and no
-    /// FPDU's CRC is in the engine.
+    /// FPDU's CRC is in the engine (registered: so in the last cycle, with no beat offered
+    /// and no flush asked for in it).
     pub ctx_idle: Vec<Signal<Out, Bit>>,
     realigner: RxRealigner<W, B>,
     delineator: RxDelineator<W, B>,
@@ -135,6 +136,11 @@ pub struct RxVerify<const W: usize, const B: usize> {
     // The pending flush (only when built with the context ports).
     flush_req: Vec<DFF<Bit>>,
     chain_idle: Vec<Signal<Local, Bit>>,
+    // `chain_idle` a cycle late, with no beat offered and no flush asked for in that cycle (so
+    // the path is still idle): `ctx_idle`, and what a load waits for, from a register.
+    idle_q: Vec<DFF<Bit>>,
+    // The flush going to the CRC check, a cycle after `flush_go`.
+    flush_gq: Vec<DFF<Bit>>,
     load_now: Vec<Signal<Local, Bit>>,
     flush_go: Vec<Signal<Local, Bit>>,
 }
@@ -190,6 +196,8 @@ impl<const W: usize, const B: usize> RxVerify<W, B> {
             tap: Default::default(),
             flush_req: vec![],
             chain_idle: vec![],
+            idle_q: vec![],
+            flush_gq: vec![],
             load_now: vec![],
             flush_go: vec![],
         }
@@ -231,6 +239,8 @@ impl<const W: usize, const B: usize> RxVerify<W, B> {
             stripper: RxMarkerStripper::with_context(),
             flush_req: one(),
             chain_idle: one(),
+            idle_q: one(),
+            flush_gq: one(),
             load_now: one(),
             flush_go: one(),
             ..Self::new()
@@ -342,10 +352,15 @@ impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
             self.ctx_end_out[k].next = self.acc.q.val();
             self.flush_req[k].clock.next = self.clock.val();
             self.flush_req[k].d.next = self.flush_req[k].q.val() | self.ctx_flush[k].val();
+            // The flush reaches the CRC check a cycle after the front is seen empty, from a
+            // register (nothing taken in that cycle can reach the check before it).
             self.flush_go[k].next = (self.flush_req[k].q.val() | self.ctx_flush[k].val())
                 & self.realigner.ctx_idle[k].val()
-                & !self.delineator.busy.val();
-            self.crc.ctx_flush[k].next = self.flush_go[k].val();
+                & !self.delineator.busy.val()
+                & !self.flush_gq[k].q.val();
+            self.flush_gq[k].clock.next = self.clock.val();
+            self.flush_gq[k].d.next = self.flush_go[k].val();
+            self.crc.ctx_flush[k].next = self.flush_gq[k].q.val();
             if self.flush_go[k].val() {
                 self.flush_req[k].d.next = false;
             }
@@ -353,9 +368,16 @@ impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
                 & !self.delineator.busy.val()
                 & self.crc.ctx_idle[k].val()
                 & self.stripper.ctx_idle[k].val()
-                & !self.flush_req[k].q.val();
-            self.ctx_idle[k].next = self.chain_idle[k].val();
-            self.load_now[k].next = self.ctx_load[k].val() & self.chain_idle[k].val();
+                & !self.flush_req[k].q.val()
+                & !self.flush_gq[k].q.val();
+            // Registered: the path was idle in the last cycle and nothing went in, so it is
+            // still idle (nothing inside moves without input). This keeps the blocks' idle
+            // logic out of the load's enables.
+            self.idle_q[k].clock.next = self.clock.val();
+            self.idle_q[k].d.next =
+                self.chain_idle[k].val() & !self.s_axis.valid.val() & !self.ctx_flush[k].val();
+            self.ctx_idle[k].next = self.idle_q[k].q.val();
+            self.load_now[k].next = self.ctx_load[k].val() & self.idle_q[k].q.val();
             self.realigner.ctx_load[k].next = self.load_now[k].val();
             self.delineator.ctx_load[k].next = self.load_now[k].val();
             self.crc.ctx_load[k].next = self.load_now[k].val();
@@ -369,6 +391,8 @@ impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
             }
             if self.rst.val() {
                 self.flush_req[k].d.next = false;
+                self.flush_gq[k].d.next = false;
+                self.idle_q[k].d.next = false;
             }
         }
         if self.rst.val() {
