@@ -143,10 +143,9 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     flushed: DFF<Bit>,
     flush_q: DFF<Bit>,
     set_q: DFF<Bits<18>>,
-    // A switch is armed (the path idle, the head's settings read into `set_next`): it loads
-    // in the next cycle.
+    // A switch is armed (the path idle, the head's settings read into `set_q`): it loads in
+    // the next cycle.
     arm: DFF<Bit>,
-    set_next: DFF<Bits<18>>,
     // The host wrote the connection loaded while its records were live: the release buffer's
     // is written back renewed at the next switch (the others are not written back). And the
     // connections written since `rst` (one bit each): a first write gives a fresh record.
@@ -161,6 +160,7 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     pass: Signal<Local, Bit>,
     head_waits: Signal<Local, Bit>,
     switch: Signal<Local, Bit>,
+    arming: Signal<Local, Bit>,
     t_we: Signal<Local, Bit>,
     t_addr: Signal<Local, Bits<CONN_BITS>>,
     set_in: Signal<Local, Bits<18>>,
@@ -220,6 +220,7 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
             pass: Default::default(),
             head_waits: Default::default(),
             switch: Default::default(),
+            arming: Default::default(),
             t_we: Default::default(),
             t_addr: Default::default(),
             set_in: Default::default(),
@@ -229,7 +230,6 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
             fresh_cut: Default::default(),
             arm: Default::default(),
             flush_q: Default::default(),
-            set_next: Default::default(),
         }
     }
 
@@ -248,9 +248,7 @@ impl<const W: usize, const B: usize, const A: usize> Default for MpaRxTable<W, B
 impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, cur, cur_v, in_seg, flushed, flush_q, set_q, stale, used, arm, set_next
-        );
+        dff_setup!(self, clock, cur, cur_v, in_seg, flushed, flush_q, set_q, stale, used, arm);
         self.core.clock.next = self.clock.val();
         self.core.rst.next = self.rst.val();
         // The path's own start settings are not used: every connection's records are loaded.
@@ -279,7 +277,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         }
         // A switch: a first beat of another connection waits. The path is flushed once if it
         // is not idle. Once it is, with no table write from the port in this cycle (it has the
-        // write ports), the switch is armed and the head's settings are read into `set_next`;
+        // write ports), the switch is armed and the head's settings are read into `set_q`;
         // in the next cycle, still with no write, the records held are written back and the
         // head's read and loaded. (The path stays idle while armed: the head waits, so no beat
         // goes in, and no flush is asked for.) Arming a cycle ahead keeps the settings table
@@ -302,18 +300,24 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         }
         // From registers and the port's write: the head armed for still waits (a valid beat
         // stays offered, and nothing that decides `pass` changed in the arming cycle), and
-        // with `ctx_idle_0` (a register) in the switch, a switch is always a load. (Were the
-        // head withdrawn, the switch would still load the connection its `tuser` names, and
-        // write back the one held: a switch like any other.)
+        // with `ctx_idle_0` (a register) in the switch, a switch is always a load. (A source
+        // that withdrew a waiting beat would break AXI4-Stream: the switch would load the
+        // connection its `tuser` then names, with the settings read a cycle before.)
         self.switch.next =
             self.arm.q.val() & self.core.ctx_idle[0].val() & !self.tbl_we.val() & !self.rst.val();
-        self.arm.d.next = self.head_waits.val()
+        self.arming.next = self.head_waits.val()
             & self.core.ctx_idle[0].val()
             & !self.flush_q.q.val()
             & !self.tbl_we.val()
             & !self.rst.val()
             & !self.switch.val();
-        self.set_next.d.next = self.t_set.read_data.val();
+        // The settings the path is given come from a register, loaded as the switch is armed
+        // (so the path has them from the switch's cycle, as before; while armed the path is
+        // idle and takes nothing, even when a write cancels the switch).
+        self.arm.d.next = self.arming.val();
+        if self.arming.val() {
+            self.set_q.d.next = self.t_set.read_data.val();
+        }
         self.core.ctx_load[0].next = self.switch.val();
         self.t_we.next = self.tbl_we.val() | (self.switch.val() & self.cur_v.q.val());
         self.t_addr.next = self.cur.q.val();
@@ -467,10 +471,6 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
             self.cur_v.d.next = true;
             self.stale.d.next = false;
             self.flushed.d.next = false;
-            self.set_q.d.next = self.set_next.q.val();
-            self.core.cfg_markers.next = self.set_next.q.val().get_value_conn_set_markers();
-            self.core.cfg_crc.next = self.set_next.q.val().get_value_conn_set_crc();
-            self.core.cfg_max_ulpdu.next = self.set_next.q.val().get_value_conn_set_max_ulpdu();
         }
         // Output and pulses.
         self.m_axis.data.next = self.core.m_axis.data.val();
