@@ -226,14 +226,14 @@ fn interleaved_connections(
     Seen { switches: res.switches, cross_beats: res.cross_beats, cycles: res.switch_cycles }
 }
 
-/// The same four connections through `MpaRxTable`: their records and settings written through
-/// its table port after `rst`, their segments tagged with the connection and interleaved
-/// (a run of one to three segments of a connection at a time), the block swapping records by
-/// itself. Once every segment has been taken, two connections get a new stream (new records
-/// and settings, thirty ULPDUs) while the path still holds the last: the one loaded and
-/// another, both ended (one with its error, unless the other three are loaded). Returns the
-/// switches, the cycles each waited (`switching`) and the beats that left while another
-/// connection was loaded.
+/// The same four connections through `MpaRxTable`: opened through its table port after `rst`
+/// (start, Marker origin, settings: the block builds the records), their segments tagged with
+/// the connection and interleaved (a run of one to three segments of a connection at a time),
+/// the block swapping records by itself. Once every segment has been taken, two connections
+/// are opened again (new starts and settings, thirty ULPDUs) while the path still holds the
+/// last: the one loaded and another, both ended (one with its error, unless the other three
+/// are loaded). Returns the switches, the cycles each waited (`switching`) and the beats that
+/// left while another connection was loaded.
 fn table_connections(
     engine: Engine,
     w: usize,

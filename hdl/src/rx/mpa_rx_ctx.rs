@@ -10,7 +10,8 @@
 //!
 //! A controller in front sends one connection's segments (in sequence order, as for
 //! [`super::mpa_rx::MpaRx`]), then, to serve another: asserts `ctx_flush_0` (the CRC check ends
-//! the open FPDU's piece), waits for `ctx_idle_0`, reads every `ctx_*_out_0` part into its table
+//! the open FPDU's piece), waits for `ctx_idle_0` (a register: the path was idle in the last
+//! cycle, with nothing offered or flushed), reads every `ctx_*_out_0` part into its table
 //! and, in one cycle, writes the next connection's parts to `ctx_*_in_0` with `ctx_load_0` high
 //! and its `cfg_markers`, `cfg_crc`, `cfg_max_ulpdu`. A connection's first records are each
 //! record's `fresh` (or default) value, the release buffer's [`RelCtx::fresh`] naming its

@@ -44,9 +44,10 @@
 //! `W` bytes per beat, `B = 8W`, `A`: the release buffer's `2^A` beats, 16 regions.
 //!
 //! ### Latency and throughput
-//! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush, and two cycles
-//! (arm, load): from a segment's first beat offered to its load, 24.5 to 36.9 cycles on
-//! average at W = 4 to 64, at most 178 (at W = 4, where the drain waited for room in the old
+//! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush (the flush
+//! asked for a cycle after the wait is seen, the path's idle a register), and two cycles (arm,
+//! load): from a segment's first beat offered to its load, 27.4 to 39.2 cycles on average at
+//! W = 4 to 64, at most 180 (at W = 4, where the drain waited for room in the old
 //! connection's region; measured in `testbench/tests/mpa_rx_ctx.rs`).
 //!
 //! ### Reset
@@ -91,9 +92,9 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high.
     pub rst: Signal<In, Bit>,
-    /// Write a connection's records and settings.
+    /// Open a connection: build its records, write its settings.
     pub tbl_we: Signal<In, Bit>,
-    /// The connection written.
+    /// The connection opened.
     pub tbl_conn: Signal<In, Bits<CONN_BITS>>,
     /// The sequence number of the stream's first octet (an FPDU's first octet).
     pub tbl_seq: Signal<In, Bits<32>>,

@@ -103,7 +103,8 @@ pub struct RxVerify<const W: usize, const B: usize> {
     /// taken in its cycle).
     pub ctx_load: Vec<Signal<In, Bit>>,
     /// Likewise: end the open FPDU's CRC piece once everything taken has reached the CRC
-    /// check (a request kept until then; `ctx_idle` stays low until it is done).
+    /// check (a request kept until then; `ctx_idle` is low from the next cycle until it is
+    /// done).
     pub ctx_flush: Vec<Signal<In, Bit>>,
     /// Likewise: the records of the connection being served (final while `ctx_idle` is high).
     pub ctx_realign_out: Vec<Signal<Out, Bits<REALIGN_CTX_BITS>>>,
@@ -372,7 +373,8 @@ impl<const W: usize, const B: usize> Logic for RxVerify<W, B> {
                 & !self.flush_gq[k].q.val();
             // Registered: the path was idle in the last cycle and nothing went in, so it is
             // still idle (nothing inside moves without input). This keeps the blocks' idle
-            // logic out of the load's enables.
+            // logic out of the path's load enable (each block still gates its own load with
+            // its idle, now redundantly).
             self.idle_q[k].clock.next = self.clock.val();
             self.idle_q[k].d.next =
                 self.chain_idle[k].val() & !self.s_axis.valid.val() & !self.ctx_flush[k].val();
