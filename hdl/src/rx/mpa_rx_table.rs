@@ -147,9 +147,9 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     // A switch is armed (the path idle, the head's settings read into `set_q`): it loads in
     // the next cycle.
     arm: DFF<Bit>,
-    // The host wrote the connection loaded while its records were live: the release buffer's
-    // is written back renewed at the next switch (the others are not written back). And the
-    // connections written since `rst` (one bit each): a first write gives a fresh record.
+    // The host opened the connection loaded again while its records were live: the release
+    // buffer's is written back renewed at the next switch (the others are not written back).
+    // And the connections opened since `rst` (one bit each): a first open gives a fresh record.
     stale: DFF<Bit>,
     used: DFF<Bits<16>>,
     live: Signal<Local, Bit>,
