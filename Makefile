@@ -11,7 +11,8 @@
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
 #   make test-long  10^5 segments in any order per width (8, 64) through rnic_rx on
-#                   Verilator, rnic_rx's engines in lockstep at W = 32/64, the floors of
+#                   Verilator, rnic_rx's engines in lockstep at W = 32/64, mpa_tx's 10^4
+#                   FPDUs per width, mpa_rx's vectors cut at every octet on the model, the floors of
 #                   fpga/timing_floor_long.txt, the ULX3S bitstream; CI runs it after make test
 #   make test-x-initial  the Verilator tests at W = 8 with random initial register values;
 #                   CI runs it (RNIC_X_INITIAL_ALL=1: every W)
@@ -180,6 +181,11 @@ rx-campaign:
 # cargo-nextest the campaigns (one test per width) run side by side and the lockstep test
 # beside them on one thread; cargo test runs them one binary after the other.
 LONG_ENV := RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000
+# The #[ignore] rows test-long runs on one thread beside the campaigns: rnic_rx's lockstep at
+# W = 32 and 64, mpa_tx's 10^4 FPDUs per width on Verilator, mpa_rx's vectors cut at every
+# octet on the rust-hdl model at W = 8 (the last two moved from make test at stop 76).
+LONG_IGNORED := (binary(rnic_rx) & test(lockstep)) | (binary(mpa_tx) & test(1e4)) | \
+	(binary(mpa_rx) & test(every_octet_rusthdl))
 LONG_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
 	echo "nextest run --workspace --no-fail-fast" || echo "")
 test-long: deps
@@ -189,16 +195,18 @@ test-long: deps
 	     RNIC=$(RNIC_TEST) >$(BUILD)/fpga-long.log 2>&1; echo $$? >$(BUILD)/fpga-long.rc; } & \
 	if [ -n "$(LONG_RUN)" ]; then \
 	  { $(CARGO) $(LONG_RUN) --run-ignored only --test-threads 1 \
-	      -E 'binary(rnic_rx) & test(lockstep)' \
+	      -E '$(LONG_IGNORED)' \
 	      >$(BUILD)/test-long-ignored.log 2>&1; echo $$? >$(BUILD)/test-long-ignored.rc; } & ig=$$!; \
 	  $(LONG_ENV) $(CARGO) $(LONG_RUN) --success-output final \
 	      -E 'binary(rnic_rx) & test(campaign)'; c=$$?; \
-	  wait $$ig; echo "== the lockstep test at W = 32 and 64 =="; \
+	  wait $$ig; echo "== the lockstep test at W = 32 and 64, mpa_tx's and mpa_rx's long rows =="; \
 	  cat $(BUILD)/test-long-ignored.log; \
 	  [ "$$c" = 0 ] && [ "$$(cat $(BUILD)/test-long-ignored.rc)" = 0 ]; \
 	else \
 	  $(LONG_ENV) $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
-	  $(CARGO) test --workspace --test rnic_rx lockstep -- --ignored; \
+	  $(CARGO) test --workspace --test rnic_rx lockstep -- --ignored && \
+	  $(CARGO) test --workspace --test mpa_tx 1e4 -- --ignored && \
+	  $(CARGO) test --workspace --test mpa_rx every_octet -- --ignored; \
 	fi; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
@@ -208,12 +216,14 @@ test-long: deps
 # segments in any order (and W = 8's edge cases) at every W, PlaceReassembly's at W = 4, 16,
 # 32 and 64 and PlaceLocate's at W = 4, 32 and 64, each against the golden receiver; both
 # blocks' Verilator rows at W = 4, 16 and 32 (rnic_rx, which holds them, runs on Verilator at
-# every W in make test); Yosys's check of every top at W = 4, 16, 32 and 64 (make test: W = 8,
+# every W in make test); RxVerify::with_context()'s Verilator rows at W = 4, 16 and 32
+# (MpaRxCtx, which holds it, runs on Verilator at every W in make test); Yosys's check of
+# every top at W = 4, 16, 32 and 64 (make test: W = 8,
 # and Verilator lint at every W). In make test the lockstep tests tie the two engines together
 # output by output at W = 4, 8 and 16 (at W = 8 with placement on too).
 test-extra: deps
 	$(CARGO) $(TEST_RUN) --test rnic_rx --test place_reassembly --test place_locate \
-	    --test export -- --ignored --skip lockstep
+	    --test export --test rx_verify -- --ignored --skip lockstep
 
 # Every Verilator test of the tops and of PlaceReassembly at W = 8 with random initial
 # register values (RNIC_VERILATOR_X=unique, see sim/src/verilator.rs): the same Verilator

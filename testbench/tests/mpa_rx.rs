@@ -229,11 +229,18 @@ rx_tests! {
 
 #[test]
 fn vectors_cut_at_every_octet() {
-    // Every width on the exported Verilog; the model at W = 8 (the model's other widths take the
-    // vectors as one segment and random cuts in the tests above).
+    // Every width on the exported Verilog (the model takes the vectors as one segment and
+    // random cuts in the tests above, and cut at every octet at W = 8 in make test-long).
     for w in [4usize, 8, 16, 32, 64] {
         vectors_at(Engine::Verilator, w, true);
     }
+}
+
+/// The rust-hdl model at W = 8 with the vectors cut at every octet (30 s of the model's
+/// speed): `make test-long`.
+#[test]
+#[ignore = "the rust-hdl model cut at every octet (30 s): make test-long"]
+fn vectors_cut_at_every_octet_rusthdl_w8() {
     vectors_at(Engine::RustHdl, 8, true);
 }
 
