@@ -96,7 +96,8 @@ pub fn mpa_rx_ctx(
 crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRxTable<W, B, A> {
     in rst, in tbl_we, in tbl_conn, in tbl_seq, in tbl_origin, in tbl_markers,
     in tbl_crc_on, in tbl_max_ulpdu, sink s_axis, source m_axis, out m_conn, out err_seq,
-    out err_crc, out err_marker, out dropped, out err_conn, out switching
+    out err_crc, out err_marker, out dropped, out err_conn, out seq_gap, out cfg_misaligned,
+    out switching
 });
 
 /// `mpa_rx` for 16 connections with their records in tables ([`MpaRxTable`]; a 16 KiB

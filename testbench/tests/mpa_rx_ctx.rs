@@ -10,7 +10,7 @@
 use golden::fpdu::FramingConfig;
 use hdl::rx::mpa_rx_ctx::RelCtx;
 use hdl::rx::verify::{CrcCtx, CutCtx, RealignCtx, StripCtx, WalkCtx};
-use hdl::sideband::RxUlpduUser;
+use hdl::sideband::{RxSegmentUser, RxUlpduUser};
 use rand::Rng;
 use sim::packet::{run_packets, InPacket, Packet, PacketRun};
 use sim::stream::{message_beats, Pattern};
@@ -51,9 +51,18 @@ fn ulpdus(r: &mut impl Rng, n: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// The packets (octets, every beat's sideband) and CRC errors of `input` through `mpa_rx`
-/// alone, with `max_ulpdu` as the region clamps it.
-fn alone(w: usize, case: &Case, max_ulpdu: u64, input: &[InPacket]) -> (Vec<Packet>, u64) {
+/// What `mpa_rx` alone says about a connection beside its packets: its `err_seq` pulses, and
+/// its `seq_gap` and `cfg_misaligned` at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+struct Flags {
+    seq_errs: u64,
+    gap: bool,
+    misaligned: bool,
+}
+
+/// The packets (octets, every beat's sideband), CRC errors and flags of `input` through
+/// `mpa_rx` alone, with `max_ulpdu` as the region clamps it.
+fn alone(w: usize, case: &Case, max_ulpdu: u64, input: &[InPacket]) -> ((Vec<Packet>, u64), Flags) {
     let mut sim = sim::rx::mpa_rx(Engine::RustHdl, w).unwrap();
     let opts = PacketRun {
         settings: vec![
@@ -63,11 +72,20 @@ fn alone(w: usize, case: &Case, max_ulpdu: u64, input: &[InPacket]) -> (Vec<Pack
             ("cfg_crc".into(), case.crc as u64),
             ("cfg_max_ulpdu".into(), max_ulpdu),
         ],
-        pulses: vec!["err_crc".into()],
+        pulses: vec!["err_crc".into(), "err_seq".into()],
         ..Default::default()
     };
     let res = run_packets(sim.as_mut(), input, &opts).unwrap();
-    (res.packets, res.pulse_counts[0])
+    let mut level = |n: &str| {
+        let p = sim.port(n).unwrap();
+        sim.get_u64(p) & 1 == 1
+    };
+    let flags = Flags {
+        seq_errs: res.pulse_counts[1],
+        gap: level("seq_gap"),
+        misaligned: level("cfg_misaligned"),
+    };
+    ((res.packets, res.pulse_counts[0]), flags)
 }
 
 /// Four connections' traffic: their cases, TCP payload segments (with retransmissions), what
@@ -77,6 +95,7 @@ struct Traffic {
     inputs: Vec<Vec<InPacket>>,
     refs: Vec<(Vec<Packet>, u64)>,
     records: Vec<Vec<Vec<u64>>>,
+    flags: Vec<Flags>,
 }
 
 fn traffic(engine: Engine, w: usize, r: &mut rand_chacha::ChaCha8Rng) -> Traffic {
@@ -87,12 +106,13 @@ fn traffic(engine: Engine, w: usize, r: &mut rand_chacha::ChaCha8Rng) -> Traffic
         Case { conn: 10, markers: true, crc: true, offset: 0, seq: 77, max_ulpdu: 800 },
         Case { conn: 15, markers: true, crc: true, offset: 1000, seq: 5, max_ulpdu: 900 },
     ];
-    let (mut inputs, mut refs, mut records) = (vec![], vec![], vec![]);
+    let (mut inputs, mut refs, mut records, mut flags) = (vec![], vec![], vec![], vec![]);
     for (k, case) in cases.iter().enumerate() {
-        let (input, alone, record) = stream(w, k, case, r);
+        let (input, alone, record, f) = stream(w, k, case, r);
         inputs.push(input);
         refs.push(alone);
         records.push(record);
+        flags.push(f);
     }
     let code = |p: &[Packet]| {
         let u = RxUlpduUser::unpack(*p.last().unwrap().users.last().unwrap());
@@ -103,25 +123,30 @@ fn traffic(engine: Engine, w: usize, r: &mut rand_chacha::ChaCha8Rng) -> Traffic
         assert_eq!((code(&refs[k].0), refs[k].1), (want, pulses), "{what}: connection {k} alone");
     }
     assert!(!code(&refs[0].0).0, "{what}: connection 0 alone ends without an error");
-    Traffic { cases, inputs, refs, records }
+    Traffic { cases, inputs, refs, records, flags }
 }
 
 /// What a connection gets alone: its packets and CRC errors.
 type Alone = (Vec<Packet>, u64);
 
 /// One connection's stream (`kind` 0 to 3 as in [`traffic`], 4: thirty ULPDUs, nothing
-/// wrong): its segments, what it gets alone through `mpa_rx`, and its first records.
+/// wrong, 5: the same with its middle octet lost, a gap): its segments, what it gets alone
+/// through `mpa_rx`, its first records and its flags alone.
 fn stream(
     w: usize,
     kind: usize,
     case: &Case,
     r: &mut rand_chacha::ChaCha8Rng,
-) -> (Vec<InPacket>, Alone, Vec<Vec<u64>>) {
+) -> (Vec<InPacket>, Alone, Vec<Vec<u64>>, Flags) {
     let region_max = sim::rx::mpa_rx_ctx_max_ulpdu(w, REGIONS).unwrap() as u64;
     let words = (8 * w).div_ceil(64);
     let k = kind;
     {
-        let cfg = FramingConfig { markers: case.markers, crc: case.crc, offset: case.offset };
+        // (A misaligned start is framed from the 4-octet grid below it: the framer takes
+        // aligned offsets only; without Markers the octets are the same.)
+        assert!(!case.markers || case.offset.is_multiple_of(4));
+        let offset = case.offset & !3;
+        let cfg = FramingConfig { markers: case.markers, crc: case.crc, offset };
         let mut u = ulpdus(r, 30);
         if k == 1 {
             u[25] = vec![3; 1100];
@@ -140,7 +165,15 @@ fn stream(
         let stream: Vec<u8> = fpdus.concat();
         let mut input = segments(r, &stream, case.seq, 3 * w + 40, k != 1);
         with_retransmissions(r, &stream, case.seq, &mut input, 30);
-        let alone = alone(w, case, case.max_ulpdu.min(region_max), &input);
+        if k == 5 {
+            // Every segment holding the stream's middle octet lost: a gap that stays.
+            let mid = stream.len() / 2;
+            input.retain(|g| {
+                let start = (RxSegmentUser::unpack(g.user).seq as u32).wrapping_sub(case.seq);
+                !(start as usize..start as usize + g.data.len()).contains(&mid)
+            });
+        }
+        let (alone, flags) = alone(w, case, case.max_ulpdu.min(region_max), &input);
         let o = case.origin();
         let record = vec![
             vec![RealignCtx::fresh(case.seq, o).pack()],
@@ -153,7 +186,7 @@ fn stream(
             vec![0],
             vec![RelCtx::fresh(case.conn).pack()],
         ];
-        (input, alone, record)
+        (input, alone, record, flags)
     }
 }
 
@@ -232,7 +265,10 @@ fn interleaved_connections(
 /// the block swapping records by itself. Once every segment has been taken, two connections
 /// are opened again (new starts and settings, thirty ULPDUs) while the path still holds the
 /// last: the one loaded and another, both ended (one with its error, unless the other three
-/// are loaded). Returns the switches, the cycles each waited (`switching`) and the beats that
+/// are loaded); the one loaded opened misaligned (its start 2 octets off its Marker origin's
+/// 4-octet grid), the other's stream with a gap. Each connection's `err_seq` pulses, and its
+/// `seq_gap` and `cfg_misaligned` as last seen while it was loaded, are those of `mpa_rx`
+/// alone. Returns the switches, the cycles each waited (`switching`) and the beats that
 /// left while another connection was loaded.
 fn table_connections(
     engine: Engine,
@@ -242,7 +278,6 @@ fn table_connections(
     backpressure: Pattern,
 ) -> Seen {
     use hdl::rx::mpa_rx_table::RxConnSegmentUser;
-    use hdl::sideband::RxSegmentUser;
     use sim::stream::{ReadyDriver, StreamDriver, StreamPorts};
     let mut r = rng(seed);
     let mut t = traffic(engine, w, &mut r);
@@ -254,6 +289,8 @@ fn table_connections(
     let (tmk, tcrc, tmax) = (p("tbl_markers"), p("tbl_crc_on"), p("tbl_max_ulpdu"));
     let (m_conn, err_crc, err_conn, switching) =
         (p("m_conn"), p("err_crc"), p("err_conn"), p("switching"));
+    let (seq_gap, misaligned, err_seq) = (p("seq_gap"), p("cfg_misaligned"), p("err_seq"));
+    let (in_valid, in_ready) = (p("s_axis_tvalid"), p("s_axis_tready"));
     let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis").unwrap(), idle);
     let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure);
     sim.set_u64(we, 0);
@@ -309,6 +346,9 @@ fn table_connections(
     let mut got: Vec<Vec<Packet>> = vec![vec![]; 4];
     let mut open: Vec<Packet> = vec![Packet::default(); 4];
     let mut pulses = [0u64; 4];
+    // Each connection's err_seq pulses, and its seq_gap and cfg_misaligned as last seen while
+    // it was loaded.
+    let mut seen_flags = [Flags::default(); 4];
     let (mut quiet, mut cycles, mut waiting, mut cross) = (0u64, vec![], 0u64, 0u64);
     let mut second = false;
     // Host writes waiting for their cycle (made in the loop, so that every cycle's output is
@@ -331,17 +371,21 @@ fn table_connections(
             let a = index(sim.get_u64(err_conn));
             let b = (a + 1 + r.gen_range(0..3)) % 4;
             let mut renewed = vec![];
-            for (k, markers, offset, seq) in
-                [(a, false, 200, 0x7FFF_FF00u32), (b, true, 40, 3_000_000)]
+            // The one loaded opened with its start 2 octets off its Marker origin's 4-octet
+            // grid (misaligned), the other with two segments lost (a gap).
+            for (k, kind, markers, offset, seq) in
+                [(a, 4, false, 202, 0x7FFF_FF00u32), (b, 5, true, 40, 3_000_000)]
             {
                 let case =
                     Case { conn: t.cases[k].conn, markers, crc: true, offset, seq, max_ulpdu: 900 };
-                let (input, alone, _) = stream(w, 4, &case, &mut r);
+                let (input, alone, _, f) = stream(w, kind, &case, &mut r);
                 writes.push_back(case);
                 t.refs[k].0.extend(alone.0);
                 t.refs[k].1 += alone.1;
+                t.flags[k] = Flags { seq_errs: t.flags[k].seq_errs + f.seq_errs, ..f };
                 renewed.push((k, input));
             }
+            assert!(t.flags[a].misaligned && t.flags[b].gap, "{what}: {:?}", t.flags);
             let inputs: Vec<(usize, &Vec<InPacket>)> =
                 renewed.iter().map(|(k, i)| (*k, i)).collect();
             for (k, g) in order(&mut r, &inputs) {
@@ -358,13 +402,22 @@ fn table_connections(
         if sim.get_u64(err_crc) & 1 == 1 {
             pulses[index(loaded)] += 1;
         }
+        let f = &mut seen_flags[index(loaded)];
+        f.seq_errs += sim.get_u64(err_seq) & 1;
+        f.gap = sim.get_u64(seq_gap) & 1 == 1;
+        f.misaligned = sim.get_u64(misaligned) & 1 == 1;
         if sim.get_u64(switching) & 1 == 1 {
             waiting += 1;
         } else if waiting > 0 {
             cycles.push(waiting);
             waiting = 0;
         }
+        // The run ends 200 cycles after the last beat in or out (segments after a gap are
+        // dropped, and the last of them, with FIN, still ends the open FPDU).
         quiet += 1;
+        if sim.get_u64(in_valid) & sim.get_u64(in_ready) & 1 == 1 {
+            quiet = 0;
+        }
         if snk.beats.len() > n {
             quiet = 0;
             let id = sim.get_u64(m_conn);
@@ -385,12 +438,32 @@ fn table_connections(
     assert!(second && src.pending() == 0, "{what}: not every segment was taken");
     for k in 0..4 {
         let (want, want_pulses) = &t.refs[k];
+        if got[k].len() != want.len() {
+            for (j, x) in got[k].iter().enumerate() {
+                eprintln!(
+                    "DBG got {j} {} {:?}",
+                    x.data.len(),
+                    RxUlpduUser::unpack(*x.users.last().unwrap())
+                );
+            }
+            for (j, x) in want.iter().enumerate() {
+                eprintln!(
+                    "DBG want {j} {} {:?}",
+                    x.data.len(),
+                    RxUlpduUser::unpack(*x.users.last().unwrap())
+                );
+            }
+        }
         assert_eq!(got[k].len(), want.len(), "{what}: connection {k}: packets");
         for (j, (g, e)) in got[k].iter().zip(want).enumerate() {
             assert_eq!(g.data, e.data, "{what}: connection {k} packet {j}: octets");
             assert_eq!(g.users, e.users, "{what}: connection {k} packet {j}: sideband");
         }
         assert_eq!(pulses[k], *want_pulses, "{what}: connection {k}: CRC errors");
+        assert_eq!(
+            seen_flags[k], t.flags[k],
+            "{what}: connection {k}: err_seq, seq_gap, cfg_misaligned"
+        );
     }
     Seen { switches: cycles.len(), cross_beats: cross, cycles }
 }

@@ -32,6 +32,7 @@
 //! | `m_axis`, `m_conn` | out | 8W, 4 | ULPDUs and error packets as on `mpa_rx`, and their connection |
 //! | `err_seq`, `err_crc`, `err_marker`, `dropped` | out | 1 | pulses as on `mpa_rx`, of the connection `err_conn` |
 //! | `err_conn` | out | 4 | the connection loaded |
+//! | `seq_gap`, `cfg_misaligned` | out | 1 | the connection loaded's, as on `mpa_rx` (from its realigner record: sticky since it was opened; its start not 4-octet aligned to its Marker origin); 0 while none is loaded |
 //! | `switching` | out | 1 | a segment's first beat waits for a switch |
 //!
 //! A connection must be opened before its first segment, and again after `rst` (`rst` ends
@@ -46,7 +47,7 @@
 //! ### Latency and throughput
 //! `MpaRxCtx`'s within a connection; a switch costs the path's drain and flush (the flush
 //! asked for a cycle after the wait is seen, the path's idle a register), and two cycles (arm,
-//! load): from a segment's first beat offered to its load, 27.4 to 39.2 cycles on average at
+//! load): from a segment's first beat offered to its load, 26.7 to 37.2 cycles on average at
 //! W = 4 to 64, at most 180 (at W = 4, where the drain waited for room in the old
 //! connection's region; measured in `testbench/tests/mpa_rx_ctx.rs`).
 //!
@@ -123,6 +124,10 @@ pub struct MpaRxTable<const W: usize, const B: usize, const A: usize> {
     pub dropped: Signal<Out, Bit>,
     /// The connection loaded (of the pulses).
     pub err_conn: Signal<Out, Bits<CONN_BITS>>,
+    /// The connection loaded's sticky gap flag (`err_seq` pulsed since it was opened).
+    pub seq_gap: Signal<Out, Bit>,
+    /// The connection loaded's start is not 4-octet aligned to its Marker origin.
+    pub cfg_misaligned: Signal<Out, Bit>,
     /// A segment's first beat waits for a switch.
     pub switching: Signal<Out, Bit>,
     core: MpaRxCtx<W, B, A>,
@@ -193,6 +198,8 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxTable<W, B, A> {
             err_marker: Default::default(),
             dropped: Default::default(),
             err_conn: Default::default(),
+            seq_gap: Default::default(),
+            cfg_misaligned: Default::default(),
             switching: Default::default(),
             core: MpaRxCtx::new(CONNECTIONS),
             t_realign: Default::default(),
@@ -486,6 +493,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.err_marker.next = self.core.err_marker.val();
         self.dropped.next = self.core.dropped.val();
         self.err_conn.next = self.cur.q.val();
+        self.seq_gap.next = self.core.seq_gap.val() & self.cur_v.q.val();
+        self.cfg_misaligned.next = self.core.cfg_misaligned.val() & self.cur_v.q.val();
         if self.rst.val() {
             self.cur_v.d.next = false;
             self.in_seg.d.next = false;
