@@ -321,7 +321,9 @@ pub struct AxilMaster {
 }
 
 impl AxilMaster {
-    fn new(sim: &dyn CycleSim, prefix: &str, resp_ready: Pattern) -> Result<Self, String> {
+    /// A master on the AXI4-Lite slave `prefix` (`s_axil`), taking responses when
+    /// `resp_ready` says.
+    pub fn new(sim: &dyn CycleSim, prefix: &str, resp_ready: Pattern) -> Result<Self, String> {
         Ok(AxilMaster {
             ports: AxilPorts::find(sim, prefix)?,
             queue: VecDeque::new(),
@@ -349,7 +351,8 @@ impl AxilMaster {
         self.queue.is_empty() && (self.cur.is_none() || self.phase == AxilPhase::Resp)
     }
 
-    fn drive(&mut self, sim: &mut dyn CycleSim) {
+    /// Drives this cycle's AXI4-Lite inputs (before `eval`).
+    pub fn drive(&mut self, sim: &mut dyn CycleSim) {
         let p = self.ports;
         if self.cur.is_none() {
             if let Some(op) = self.queue.pop_front() {
@@ -385,7 +388,9 @@ impl AxilMaster {
         sim.set_u64(p.rready, rready);
     }
 
-    fn sample(&mut self, sim: &mut dyn CycleSim) -> Result<(), String> {
+    /// Samples this cycle's handshakes (after `eval`, before `tick`); an unexpected response
+    /// is an error.
+    pub fn sample(&mut self, sim: &mut dyn CycleSim) -> Result<(), String> {
         let p = self.ports;
         let Some(op) = self.cur else { return Ok(()) };
         match (self.phase, op.data) {

@@ -8,6 +8,7 @@ use hdl::rx::crc_check::RxCrcCheck;
 use hdl::rx::delineator::RxDelineator;
 use hdl::rx::marker_stripper::RxMarkerStripper;
 use hdl::rx::mpa_rx::{buffer_bits, MpaRx};
+use hdl::rx::mpa_rx_conns::MpaRxConns;
 use hdl::rx::mpa_rx_ctx::MpaRxCtx;
 use hdl::rx::mpa_rx_table::MpaRxTable;
 use hdl::rx::realign_table::RxRealignerTable;
@@ -107,6 +108,31 @@ pub fn mpa_rx_table(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, S
     with_width!(width, |W, B| {
         const A: usize = buffer_bits(W);
         block_engine(engine, &format!("mpa_rx_table_w{W}"), MpaRxTable::<W, B, A>::new())
+    })
+}
+
+crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRxConns<W, B, A> {
+    in rst, axil_slave s_axil, sink s_axis, source m_axis, out m_conn, out err_seq, out err_crc,
+    out err_marker, out dropped, out err_conn, out switching, out seq_gap, out cfg_misaligned
+});
+
+/// [`mpa_rx_table`] behind its AXI4-Lite registers ([`MpaRxConns`]) at `width` bytes per beat.
+pub fn mpa_rx_conns(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        block_engine(engine, &format!("mpa_rx_conns_w{W}"), MpaRxConns::<W, B, A>::new())
+    })
+}
+
+/// [`MpaRxConns`]'s Verilog at `width` (not a top yet: for the export checks).
+pub fn mpa_rx_conns_verilog(width: usize) -> Result<hdl::export::ExportedTop, String> {
+    hdl::export::check_width(width)?;
+    with_width!(width, |W, B| {
+        const A: usize = buffer_bits(W);
+        let name = format!("mpa_rx_conns_w{W}");
+        let mut block = MpaRxConns::<W, B, A>::new();
+        hdl::export::export_block(&name, &mut block, "MpaRxConns (export check)")
     })
 }
 

@@ -25,6 +25,7 @@ const ULPDU_MAX: u64 = golden::mulpdu::ULPDU_MAX as u64;
 /// octets of ULPDU at W = 64 to 4), so that a region fills and its input waits.
 const REGIONS: usize = 16;
 
+#[derive(Clone)]
 struct Case {
     /// The connection's index (its region).
     conn: u8,
@@ -51,13 +52,23 @@ fn ulpdus(r: &mut impl Rng, n: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// What `mpa_rx` alone says about a connection beside its packets: its `err_seq` pulses, and
-/// its `seq_gap` and `cfg_misaligned` at the end.
+/// What `mpa_rx` alone says about a connection beside its packets: its `err_seq` pulses, its
+/// `seq_gap` and `cfg_misaligned` at the end, and its `dropped` and `err_marker` pulses.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 struct Flags {
     seq_errs: u64,
     gap: bool,
     misaligned: bool,
+    drops: u64,
+    marker_errs: u64,
+}
+
+impl Flags {
+    /// What is compared per connection (the pulses of the release buffer may come while
+    /// another connection is loaded: their totals are compared).
+    fn per_connection(&self) -> (u64, bool, bool) {
+        (self.seq_errs, self.gap, self.misaligned)
+    }
 }
 
 /// The packets (octets, every beat's sideband), CRC errors and flags of `input` through
@@ -72,7 +83,7 @@ fn alone(w: usize, case: &Case, max_ulpdu: u64, input: &[InPacket]) -> ((Vec<Pac
             ("cfg_crc".into(), case.crc as u64),
             ("cfg_max_ulpdu".into(), max_ulpdu),
         ],
-        pulses: vec!["err_crc".into(), "err_seq".into()],
+        pulses: vec!["err_crc".into(), "err_seq".into(), "dropped".into(), "err_marker".into()],
         ..Default::default()
     };
     let res = run_packets(sim.as_mut(), input, &opts).unwrap();
@@ -84,6 +95,8 @@ fn alone(w: usize, case: &Case, max_ulpdu: u64, input: &[InPacket]) -> ((Vec<Pac
         seq_errs: res.pulse_counts[1],
         gap: level("seq_gap"),
         misaligned: level("cfg_misaligned"),
+        drops: res.pulse_counts[2],
+        marker_errs: res.pulse_counts[3],
     };
     ((res.packets, res.pulse_counts[0]), flags)
 }
@@ -277,23 +290,68 @@ fn table_connections(
     idle: Pattern,
     backpressure: Pattern,
 ) -> Seen {
+    connections_through(Host::Port, engine, w, seed, idle, backpressure)
+}
+
+/// How the host opens connections: `MpaRxTable`'s port, or `MpaRxConns`'s AXI4-Lite registers.
+#[derive(Clone, Copy, PartialEq)]
+enum Host {
+    Port,
+    Axil,
+}
+
+/// The AXI4-Lite writes that open `case`'s connection (OPEN_SEQ, OPEN_ORIGIN, OPEN_SET, OPEN).
+fn open_ops(case: &Case) -> Vec<sim::place::AxilOp> {
+    use hdl::rx::conn_regs::conn_reg;
+    use sim::place::AxilOp;
+    let limit = case.max_ulpdu.min(0xFFFF) as u32;
+    let set = case.markers as u32 | (case.crc as u32) << 1 | limit << 16;
+    vec![
+        AxilOp::write(conn_reg::OPEN_SEQ, case.seq),
+        AxilOp::write(conn_reg::OPEN_ORIGIN, case.origin()),
+        AxilOp::write(conn_reg::OPEN_SET, set),
+        AxilOp::write(conn_reg::OPEN, case.conn as u32),
+    ]
+}
+
+/// [`table_connections`]' run with the host's side through `host`; through the registers it
+/// also checks, at the end, what they read back against the pins and `mpa_rx` alone.
+fn connections_through(
+    host: Host,
+    engine: Engine,
+    w: usize,
+    seed: u64,
+    idle: Pattern,
+    backpressure: Pattern,
+) -> Seen {
     use hdl::rx::mpa_rx_table::RxConnSegmentUser;
     use sim::stream::{ReadyDriver, StreamDriver, StreamPorts};
     let mut r = rng(seed);
     let mut t = traffic(engine, w, &mut r);
-    let what = format!("{engine} W={w} table");
-    let mut sim = sim::rx::mpa_rx_table(engine, w).unwrap();
+    let (what, mut sim) = match host {
+        Host::Port => (format!("{engine} W={w} table"), sim::rx::mpa_rx_table(engine, w).unwrap()),
+        Host::Axil => (format!("{engine} W={w} conns"), sim::rx::mpa_rx_conns(engine, w).unwrap()),
+    };
     let sim = sim.as_mut();
     let p = |n: &str| sim.port(n).unwrap();
-    let (we, tconn, tseq, torigin) = (p("tbl_we"), p("tbl_conn"), p("tbl_seq"), p("tbl_origin"));
-    let (tmk, tcrc, tmax) = (p("tbl_markers"), p("tbl_crc_on"), p("tbl_max_ulpdu"));
+    // The table's port (through the registers, `m_conn` stands in: it is never driven).
+    let q = |n: &str| sim.port(n).unwrap_or_else(|_| sim.port("m_conn").unwrap());
+    let (we, tconn, tseq, torigin) = (q("tbl_we"), q("tbl_conn"), q("tbl_seq"), q("tbl_origin"));
+    let (tmk, tcrc, tmax) = (q("tbl_markers"), q("tbl_crc_on"), q("tbl_max_ulpdu"));
     let (m_conn, err_crc, err_conn, switching) =
         (p("m_conn"), p("err_crc"), p("err_conn"), p("switching"));
     let (seq_gap, misaligned, err_seq) = (p("seq_gap"), p("cfg_misaligned"), p("err_seq"));
+    let (err_marker, dropped) = (p("err_marker"), p("dropped"));
     let (in_valid, in_ready) = (p("s_axis_tvalid"), p("s_axis_tready"));
     let mut src = StreamDriver::new(StreamPorts::find(sim, "s_axis").unwrap(), idle);
-    let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure);
-    sim.set_u64(we, 0);
+    let mut snk = ReadyDriver::new(StreamPorts::find(sim, "m_axis").unwrap(), backpressure.clone());
+    let mut axil = match host {
+        Host::Port => None,
+        Host::Axil => Some(sim::place::AxilMaster::new(sim, "s_axil", backpressure).unwrap()),
+    };
+    if host == Host::Port {
+        sim.set_u64(we, 0);
+    }
     sim.reset(2).unwrap();
     // The host opens a connection: its start, Marker origin and settings (the block builds
     // the records).
@@ -306,12 +364,32 @@ fn table_connections(
         sim.set_u64(tcrc, case.crc as u64);
         sim.set_u64(tmax, case.max_ulpdu);
     };
-    for k in 0..4 {
-        write(sim, &t.cases[k]);
-        sim.eval();
-        sim.tick();
+    let mut last_opened = t.cases[3].clone();
+    match axil.as_mut() {
+        None => {
+            for k in 0..4 {
+                write(sim, &t.cases[k]);
+                sim.eval();
+                sim.tick();
+            }
+            sim.set_u64(we, 0);
+        }
+        Some(m) => {
+            for case in &t.cases {
+                open_ops(case).into_iter().for_each(|op| m.push(op));
+            }
+            for _ in 0..2000 {
+                m.drive(sim);
+                sim.eval();
+                m.sample(sim).unwrap();
+                sim.tick();
+                if m.idle() {
+                    break;
+                }
+            }
+            assert!(m.idle(), "{what}: the opening writes were not answered");
+        }
     }
-    sim.set_u64(we, 0);
     // Segments, a run of one to three of a connection at a time.
     let order = |r: &mut rand_chacha::ChaCha8Rng, inputs: &[(usize, &Vec<InPacket>)]| {
         let mut order = vec![];
@@ -356,13 +434,32 @@ fn table_connections(
     let mut writes: std::collections::VecDeque<Case> = Default::default();
     // The new streams' segments, sent once their records are written.
     let mut later: Vec<Vec<sim::stream::Beat>> = vec![];
+    let (mut marker_pulses, mut dropped_pulses) = (0u64, 0u64);
     for _ in 0..8_000_000u64 {
-        sim.set_u64(we, 0);
-        if let Some(case) = writes.pop_front() {
-            write(sim, &case);
-        } else {
-            for b in later.drain(..) {
-                src.push(b);
+        match axil.as_mut() {
+            None => {
+                sim.set_u64(we, 0);
+                if let Some(case) = writes.pop_front() {
+                    write(sim, &case);
+                } else {
+                    for b in later.drain(..) {
+                        src.push(b);
+                    }
+                }
+            }
+            Some(m) => {
+                // The registers' writes, one transaction at a time; the new streams' segments
+                // once every write is answered (OPEN's pulse comes before its answer).
+                while let Some(case) = writes.pop_front() {
+                    open_ops(&case).into_iter().for_each(|op| m.push(op));
+                    last_opened = case.clone();
+                }
+                if m.idle() {
+                    for b in later.drain(..) {
+                        src.push(b);
+                    }
+                }
+                m.drive(sim);
             }
         }
         if src.pending() == 0 && !second {
@@ -382,7 +479,13 @@ fn table_connections(
                 writes.push_back(case);
                 t.refs[k].0.extend(alone.0);
                 t.refs[k].1 += alone.1;
-                t.flags[k] = Flags { seq_errs: t.flags[k].seq_errs + f.seq_errs, ..f };
+                let old = t.flags[k];
+                t.flags[k] = Flags {
+                    seq_errs: old.seq_errs + f.seq_errs,
+                    drops: old.drops + f.drops,
+                    marker_errs: old.marker_errs + f.marker_errs,
+                    ..f
+                };
                 renewed.push((k, input));
             }
             assert!(t.flags[a].misaligned && t.flags[b].gap, "{what}: {:?}", t.flags);
@@ -398,6 +501,11 @@ fn table_connections(
         let n = snk.beats.len();
         src.sample(sim);
         snk.sample(sim);
+        if let Some(m) = axil.as_mut() {
+            m.sample(sim).unwrap();
+        }
+        marker_pulses += sim.get_u64(err_marker) & 1;
+        dropped_pulses += sim.get_u64(dropped) & 1;
         let loaded = sim.get_u64(err_conn);
         if sim.get_u64(err_crc) & 1 == 1 {
             pulses[index(loaded)] += 1;
@@ -431,7 +539,8 @@ fn table_connections(
             }
         }
         sim.tick();
-        if second && later.is_empty() && src.pending() == 0 && quiet > 200 {
+        let host_idle = axil.as_ref().is_none_or(|m| m.idle());
+        if second && later.is_empty() && src.pending() == 0 && host_idle && quiet > 200 {
             break;
         }
     }
@@ -461,11 +570,132 @@ fn table_connections(
         }
         assert_eq!(pulses[k], *want_pulses, "{what}: connection {k}: CRC errors");
         assert_eq!(
-            seen_flags[k], t.flags[k],
+            seen_flags[k].per_connection(),
+            t.flags[k].per_connection(),
             "{what}: connection {k}: err_seq, seq_gap, cfg_misaligned"
         );
     }
+    let drops: u64 = t.flags.iter().map(|f| f.drops).sum();
+    let marker_errs: u64 = t.flags.iter().map(|f| f.marker_errs).sum();
+    assert_eq!(
+        (dropped_pulses, marker_pulses),
+        (drops, marker_errs),
+        "{what}: dropped, err_marker"
+    );
+    assert!(drops > 0, "{what}: no ULPDU dropped");
+    if host == Host::Axil {
+        let mut pin = |port: usize| sim.get_u64(port) as u32;
+        let status = pin(err_conn) | pin(switching) << 4 | pin(seq_gap) << 5 | pin(misaligned) << 6;
+        let gaps = (0..4).filter(|&k| t.flags[k].gap).map(|k| 1u32 << t.cases[k].conn).sum();
+        let seq_drops: u64 = t.flags.iter().map(|f| f.seq_errs).sum();
+        let counters = [seq_drops, pulses.iter().sum(), marker_pulses, dropped_pulses];
+        registers_read_back(sim, &what, w, status, gaps, counters, &last_opened);
+    }
     Seen { switches: cycles.len(), cross_beats: cross, cycles }
+}
+
+/// Through `MpaRxConns`'s registers after a run: ID and PARAMS; STATUS, GAPS and the four
+/// counters against the pins and `mpa_rx` alone; OPEN_SEQ, OPEN_ORIGIN, OPEN_SET and OPEN as
+/// the last connection opened left them; bad input (a write with two strobes, a write to a
+/// read-only register, OPEN with 16 or more, a read of an unmapped address) answered SLVERR,
+/// changing nothing; an OPEN of another connection keeps GAPS, one of the connection with the
+/// gap clears its bit. Then `rst` with everything offered: nothing is taken, and the registers
+/// read their reset values.
+#[allow(clippy::too_many_arguments)]
+fn registers_read_back(
+    sim: &mut dyn sim::CycleSim,
+    what: &str,
+    w: usize,
+    status: u32,
+    gaps: u32,
+    counters: [u64; 4],
+    last: &Case,
+) {
+    use hdl::rx::conn_regs::conn_reg as r;
+    use sim::place::{axil_run, AxilOp};
+    let max = sim::rx::mpa_rx_ctx_max_ulpdu(w, REGIONS).unwrap();
+    let bad = |addr, data, strb| AxilOp { addr, data, strb, expect_resp: 2 };
+    let opened = open_ops(last);
+    let (last_set, conn) = (opened[2].data.unwrap(), last.conn as u32);
+    assert!(gaps != 0, "{what}: no connection with a gap");
+    let gapped = gaps.trailing_zeros();
+    let other = (gapped + 1) % 16;
+    let ops = [
+        AxilOp::read(r::ID),
+        AxilOp::read(r::PARAMS),
+        AxilOp::read(r::STATUS),
+        AxilOp::read(r::GAPS),
+        AxilOp::read(r::CNT_SEQ_DROPS),
+        AxilOp::read(r::CNT_CRC_ERRORS),
+        AxilOp::read(r::CNT_MARKER_ERRORS),
+        AxilOp::read(r::CNT_DROPPED),
+        AxilOp::read(r::OPEN),
+        AxilOp::read(r::OPEN_SEQ),
+        AxilOp::read(r::OPEN_ORIGIN),
+        AxilOp::read(r::OPEN_SET),
+        bad(r::OPEN_SEQ, Some(0x1234_5678), 0x3),
+        bad(r::ID, Some(1), 0xF),
+        bad(r::OPEN, Some(0x10 | (conn ^ 1)), 0xF),
+        bad(0x30, None, 0),
+        AxilOp::read(r::OPEN_SEQ),
+        AxilOp::read(r::OPEN),
+        AxilOp::write(r::OPEN, other),
+        AxilOp::read(r::GAPS),
+        AxilOp::write(r::OPEN, gapped),
+        AxilOp::read(r::GAPS),
+    ];
+    let got: Vec<u32> = axil_run(sim, &ops).unwrap().into_iter().map(|(_, v)| v).collect();
+    assert_eq!(got.len(), 17, "{what}: reads answered");
+    assert_eq!(got[0], r::ID_VALUE, "{what}: ID");
+    assert_eq!(got[1], w as u32 | 16 << 8 | max << 16, "{what}: PARAMS");
+    assert_eq!(got[2], status, "{what}: STATUS against the pins");
+    assert_eq!(got[3], gaps, "{what}: GAPS: the connections whose stream has a gap");
+    let c: Vec<u64> = got[4..8].iter().map(|&v| v as u64).collect();
+    assert_eq!(c, counters, "{what}: counters (out of sequence, CRC, Marker, dropped)");
+    assert!(counters[0] > 0 && counters[1] > 0 && counters[3] > 0, "{what}: {counters:?}");
+    assert_eq!(got[8], conn | 0x100, "{what}: OPEN: the connection opened last");
+    assert_eq!(got[9..12], [last.seq, last.origin(), last_set], "{what}: OPEN_SEQ/ORIGIN/SET");
+    assert_eq!(got[12], 0, "{what}: an unmapped read is 0");
+    assert_eq!(got[13], last.seq, "{what}: a write with two strobes changed OPEN_SEQ");
+    assert_eq!(got[14], conn | 0x100, "{what}: OPEN with 16 or more changed OPEN");
+    assert_eq!(got[15], gaps, "{what}: opening connection {other} changed GAPS");
+    assert_eq!(got[16], gaps & !(1 << gapped), "{what}: opening connection {gapped}: GAPS");
+    // In reset nothing is taken and no AXI4-Lite handshake happens; then the reset values.
+    let p = |n: &str| sim.port(n).unwrap();
+    let rst = p("rst");
+    let offered: Vec<usize> =
+        ["s_axis_tvalid", "s_axil_awvalid", "s_axil_wvalid", "s_axil_arvalid"].map(p).to_vec();
+    let quiet: Vec<usize> = [
+        "s_axis_tready",
+        "s_axil_awready",
+        "s_axil_wready",
+        "s_axil_bvalid",
+        "s_axil_arready",
+        "s_axil_rvalid",
+        "m_axis_tvalid",
+        "err_seq",
+        "err_crc",
+        "err_marker",
+        "dropped",
+        "switching",
+    ]
+    .map(p)
+    .to_vec();
+    sim.set_u64(rst, 1);
+    for cycle in 0..4 {
+        offered.iter().for_each(|&o| sim.set_u64(o, 1));
+        sim.eval();
+        for &o in &quiet {
+            assert_eq!(sim.get_u64(o), 0, "{what}: reset cycle {cycle}: {}", sim.ports()[o].name);
+        }
+        sim.tick();
+    }
+    offered.iter().for_each(|&o| sim.set_u64(o, 0));
+    sim.set_u64(rst, 0);
+    let reads = [r::OPEN, r::OPEN_SEQ, r::OPEN_ORIGIN, r::OPEN_SET, r::GAPS, r::CNT_SEQ_DROPS];
+    let ops: Vec<AxilOp> = reads.iter().map(|&a| AxilOp::read(a)).collect();
+    let got: Vec<u32> = axil_run(sim, &ops).unwrap().into_iter().map(|(_, v)| v).collect();
+    assert_eq!(got, [0, 0, 0, r::OPEN_SET_RESET, 0, 0], "{what}: after rst");
 }
 
 macro_rules! mpa_rx_ctx_tests {
@@ -537,7 +767,33 @@ mpa_rx_table_tests! {
     table_connections_verilator_w64: Engine::Verilator, 64;
 }
 
-/// `MpaRxCtx` and `MpaRxTable` (not tops) pass Yosys `check -assert` and Verilator's lint with
+macro_rules! mpa_rx_conns_tests {
+    ($($name:ident: $engine:expr, $w:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            // One run, with idle and backpressure (the AXI4-Lite responses taken under the
+            // same backpressure): the table rows above run the same traffic without.
+            let idle = Pattern::Random { p: 0.7, seed: 2 };
+            let bp = Pattern::Random { p: 0.6, seed: 3 };
+            let seen = connections_through(Host::Axil, $engine, $w, 1, idle, bp);
+            let what = format!("{} W={} conns", $engine, $w);
+            assert!(seen.switches >= 20, "{what}: {} switches", seen.switches);
+            assert!(seen.cross_beats > 0, "{what}: no beat left while another was loaded");
+        }
+    )*};
+}
+
+mpa_rx_conns_tests! {
+    conns_through_registers_rusthdl_w4: Engine::RustHdl, 4;
+    conns_through_registers_rusthdl_w8: Engine::RustHdl, 8;
+    conns_through_registers_rusthdl_w16: Engine::RustHdl, 16;
+    conns_through_registers_rusthdl_w32: Engine::RustHdl, 32;
+    conns_through_registers_rusthdl_w64: Engine::RustHdl, 64;
+    conns_through_registers_verilator_w8: Engine::Verilator, 8;
+    conns_through_registers_verilator_w64: Engine::Verilator, 64;
+}
+
+/// `MpaRxCtx`, `MpaRxTable` and `MpaRxConns` (not tops) pass Yosys `check -assert` and Verilator's lint with
 /// width warnings, at both ends of the widths.
 #[test]
 fn mpa_rx_ctx_w4_w64_export_passes_yosys_check_and_verilator_lint() {
@@ -558,5 +814,7 @@ fn mpa_rx_ctx_w4_w64_export_passes_yosys_check_and_verilator_lint() {
             hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
         });
         testbench::check_block_verilog(&name, &v);
+        let conns = sim::rx::mpa_rx_conns_verilog(w).unwrap();
+        testbench::check_block_verilog(&conns.name, &conns.verilog);
     }
 }

@@ -13,6 +13,7 @@
 //! The delineator is two blocks: [`walker::RxFpduWalker`] marks the FPDU boundaries of the word
 //! stream from counts alone, [`cutter::RxFpduCutter`] cuts the stream at its marks.
 
+pub mod conn_regs;
 pub mod crc_check;
 pub mod crc_ctx;
 pub mod cut_ctx;
@@ -20,6 +21,7 @@ pub mod cutter;
 pub mod delineator;
 pub mod marker_stripper;
 pub mod mpa_rx;
+pub mod mpa_rx_conns;
 pub mod mpa_rx_ctx;
 pub mod mpa_rx_table;
 pub mod realign_ctx;
