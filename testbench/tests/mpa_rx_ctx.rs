@@ -510,10 +510,14 @@ fn connections_through(
         if sim.get_u64(err_crc) & 1 == 1 {
             pulses[index(loaded)] += 1;
         }
-        let f = &mut seen_flags[index(loaded)];
-        f.seq_errs += sim.get_u64(err_seq) & 1;
-        f.gap = sim.get_u64(seq_gap) & 1 == 1;
-        f.misaligned = sim.get_u64(misaligned) & 1 == 1;
+        // (Before the first load `err_conn` names no connection of the run: nothing is loaded,
+        // the flags are 0.)
+        if let Some(c) = t.cases.iter().position(|c| c.conn as u64 == loaded) {
+            let f = &mut seen_flags[c];
+            f.seq_errs += sim.get_u64(err_seq) & 1;
+            f.gap = sim.get_u64(seq_gap) & 1 == 1;
+            f.misaligned = sim.get_u64(misaligned) & 1 == 1;
+        }
         if sim.get_u64(switching) & 1 == 1 {
             waiting += 1;
         } else if waiting > 0 {

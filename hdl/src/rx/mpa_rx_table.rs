@@ -52,7 +52,8 @@
 //! connection's region; measured in `testbench/tests/mpa_rx_ctx.rs`).
 //!
 //! ### Reset
-//! `rst` resets the path and forgets which connection is loaded; the tables are not cleared.
+//! `rst` resets the path and forgets which connection is loaded (`err_conn` reads 0 until the
+//! first switch); the tables are not cleared.
 
 use crate::lutram::LutRam;
 use crate::rx::cut_ctx::CutCtxFields;
@@ -496,6 +497,7 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxTable<W, B, 
         self.seq_gap.next = self.core.seq_gap.val() & self.cur_v.q.val();
         self.cfg_misaligned.next = self.core.cfg_misaligned.val() & self.cur_v.q.val();
         if self.rst.val() {
+            self.cur.d.next = 0.into();
             self.cur_v.d.next = false;
             self.in_seg.d.next = false;
             self.flushed.d.next = false;
