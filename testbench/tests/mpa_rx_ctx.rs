@@ -551,22 +551,14 @@ fn connections_through(
     assert!(second && src.pending() == 0, "{what}: not every segment was taken");
     for k in 0..4 {
         let (want, want_pulses) = &t.refs[k];
-        if got[k].len() != want.len() {
-            for (j, x) in got[k].iter().enumerate() {
-                eprintln!(
-                    "DBG got {j} {} {:?}",
-                    x.data.len(),
-                    RxUlpduUser::unpack(*x.users.last().unwrap())
-                );
-            }
-            for (j, x) in want.iter().enumerate() {
-                eprintln!(
-                    "DBG want {j} {} {:?}",
-                    x.data.len(),
-                    RxUlpduUser::unpack(*x.users.last().unwrap())
-                );
-            }
-        }
+        // Each packet's length and last sideband first: a readable difference when a packet
+        // is missing or extra.
+        let summary = |p: &[Packet]| -> Vec<(usize, RxUlpduUser)> {
+            p.iter()
+                .map(|x| (x.data.len(), RxUlpduUser::unpack(*x.users.last().unwrap())))
+                .collect()
+        };
+        assert_eq!(summary(&got[k]), summary(want), "{what}: connection {k}: packets");
         assert_eq!(got[k].len(), want.len(), "{what}: connection {k}: packets");
         for (j, (g, e)) in got[k].iter().zip(want).enumerate() {
             assert_eq!(g.data, e.data, "{what}: connection {k} packet {j}: octets");
