@@ -18,13 +18,15 @@
 //! - [`rx`]: the receive datapath (`mpa_rx`);
 //! - [`place`]: DDP/RDMAP placement behind `mpa_rx` (`rnic_rx`): header validation, STag table
 //!   and posted buffers, AXI4 write master, records, AXI4-Lite registers;
-//! - [`axi`]: AXI4 write-master and AXI4-Lite port groups;
+//! - [`axi`]: AXI4 write-master and AXI4-Lite port groups; [`axil_reg_port`]: the AXI4-Lite
+//!   slave handshakes both register blocks use;
 //! - [`board`]: the board loopback (traffic generator, checker, pins) for ULX3S and iCE40;
 //! - [`export`]: Verilog with plain module names and AXI4-Stream port names;
 //! - [`comb_shadow`]: one write per signal per evaluation in the exported combinational blocks
 //!   (event-driven simulators).
 
 pub mod axi;
+pub mod axil_reg_port;
 pub mod block_ram;
 pub mod board;
 pub mod comb_shadow;

@@ -25,6 +25,7 @@
 //! Values cross the interface as little-endian 64-bit words: bit `i` of a port is bit `i % 64`
 //! of word `i / 64`; a port of `w` bits takes `ceil(w / 64)` words.
 
+pub mod axil;
 pub mod board;
 pub mod crc;
 pub mod engine;
