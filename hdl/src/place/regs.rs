@@ -5,10 +5,12 @@
 //! CRC, the Full Operation origin), registers memory (RFC 5040 2.1: STags) and posts receive
 //! buffers (RFC 5041 5.3).
 //!
-//! Handshakes (AXI4-Lite): a write is taken when address and data are both offered (`awready`
-//! and `wready` rise together, one cycle after both valids; registered); its response follows
-//! when the write is done: at once for a register, when the table has carried it out for a
-//! command. A read is taken one cycle after `arvalid` and answered the next.
+//! Handshakes: [`crate::axil_reg_port::AxilRegPort`]'s. A write is taken when address and
+//! data are both offered (`awready` and `wready` rise together, one cycle after both valids,
+//! and only while both are still offered); its response follows when the write is done: the
+//! next cycle for a register, when the table has carried it out for a command (no other write
+//! is taken meanwhile). A read is taken one cycle after `arvalid` and answered the next. None
+//! while `rst` is high.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -33,6 +35,7 @@
 //! and is refused the same way.
 
 use crate::axi::AxiLiteSlave;
+use crate::axil_reg_port::AxilRegPort;
 use crate::place::{posted_entry, reg, stag_entry};
 use rust_hdl::prelude::*;
 
@@ -156,14 +159,8 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     pub reasm_located: Signal<In, Bits<32>>,
     /// Their octets.
     pub reasm_located_octets: Signal<In, Bits<32>>,
-    // AXI4-Lite.
-    w_rdy: DFF<Bit>,
-    bv: DFF<Bit>,
-    bresp: DFF<Bits<2>>,
-    ar_rdy: DFF<Bit>,
-    rv: DFF<Bit>,
-    rdata: DFF<Bits<32>>,
-    rresp: DFF<Bits<2>>,
+    /// The AXI4-Lite handshakes.
+    port: AxilRegPort<AB, { AB - 2 }>,
     // Registers.
     ctrl: DFF<Bits<6>>,
     origin: DFF<Bits<32>>,
@@ -210,15 +207,10 @@ pub struct PlaceRegs<const W: usize, const SA: usize, const PA: usize> {
     c_pb_addr: Constant<Bits<16>>,
     c_pb_len: Constant<Bits<16>>,
     // Combinational.
-    wa: Signal<Local, Bits<10>>,
-    ra: Signal<Local, Bits<10>>,
-    w_fire: Signal<Local, Bit>,
-    w_ok: Signal<Local, Bit>,
+    w_data: Signal<Local, Bits<32>>,
     busy: Signal<Local, Bit>,
     idx_ok: Signal<Local, Bit>,
     entry: Signal<Local, Bits<ST_BITS>>,
-    r_val: Signal<Local, Bits<32>>,
-    r_ok: Signal<Local, Bit>,
     status: Signal<Local, Bits<32>>,
     ecode: Signal<Local, Bits<32>>,
     match_stag: Signal<Local, Bit>,
@@ -290,13 +282,7 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             reasm_peak: Default::default(),
             reasm_located: Default::default(),
             reasm_located_octets: Default::default(),
-            w_rdy: Default::default(),
-            bv: Default::default(),
-            bresp: Default::default(),
-            ar_rdy: Default::default(),
-            rv: Default::default(),
-            rdata: Default::default(),
-            rresp: Default::default(),
+            port: AxilRegPort::new(),
             ctrl: Default::default(),
             origin: Default::default(),
             max_ulpdu: Default::default(),
@@ -339,15 +325,10 @@ impl<const W: usize, const SA: usize, const PA: usize> PlaceRegs<W, SA, PA> {
             c_st_write: c16(stag_entry::WRITE),
             c_pb_addr: c16(posted_entry::ADDR),
             c_pb_len: c16(posted_entry::LEN),
-            wa: Default::default(),
-            ra: Default::default(),
-            w_fire: Default::default(),
-            w_ok: Default::default(),
+            w_data: Default::default(),
             busy: Default::default(),
             idx_ok: Default::default(),
             entry: Default::default(),
-            r_val: Default::default(),
-            r_ok: Default::default(),
             status: Default::default(),
             ecode: Default::default(),
             match_stag: Default::default(),
@@ -367,13 +348,6 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
         dff_setup!(
             self,
             clock,
-            w_rdy,
-            bv,
-            bresp,
-            ar_rdy,
-            rv,
-            rdata,
-            rresp,
             ctrl,
             origin,
             max_ulpdu,
@@ -404,6 +378,15 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             n_records,
             n_seq
         );
+        self.port.clock.next = self.clock.val();
+        self.port.rst.next = self.rst.val();
+        AxiLiteSlave::<AB>::link(&mut self.s_axil, &mut self.port.s_axil);
+        // A write is answered in the cycle it is taken, unless it starts a table command
+        // (below); a command answers when the table has carried it out.
+        self.port.b_give.next = self.port.wr.val();
+        self.port.b_err.next = false;
+        self.w_data.next = self.port.wr_data.val();
+
         // ---- Settings out. ----
         self.cfg_enable.next = self.ctrl.q.val().get_bit(0);
         self.cfg_markers.next = self.ctrl.q.val().get_bit(1);
@@ -464,8 +447,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             self.st_write.next = true;
             if self.st_done.val() {
                 self.ph.d.next = 0.into();
-                self.bv.d.next = true;
-                self.bresp.d.next = 0.into();
+                self.port.b_give.next = true;
             }
         }
         if self.ph.q.val() == 2 {
@@ -485,8 +467,8 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
                 } else {
                     self.ph.d.next = 0.into();
                     self.s_refused.d.next = true;
-                    self.bv.d.next = true;
-                    self.bresp.d.next = 2.into();
+                    self.port.b_give.next = true;
+                    self.port.b_err.next = true;
                 }
             } else {
                 // A read-back: the entry into the staging registers.
@@ -502,8 +484,7 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
                     self.rd_entry.q.val().get_bits::<2>(self.c_st_write.val().index()),
                 ) << 1)
                     | bit_cast::<3, 1>((self.match_stag.val() & self.rd_valid.q.val()).into());
-                self.bv.d.next = true;
-                self.bresp.d.next = 0.into();
+                self.port.b_give.next = true;
             }
         }
         if self.ph.q.val() == 3 {
@@ -512,198 +493,167 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             self.st_valid.next = false;
             if self.st_done.val() {
                 self.ph.d.next = 0.into();
-                self.bv.d.next = true;
-                self.bresp.d.next = 0.into();
+                self.port.b_give.next = true;
             }
         }
         if self.ph.q.val() == 4 {
             self.pb_write.next = true;
             if self.pb_done.val() {
                 self.ph.d.next = 0.into();
-                self.bv.d.next = true;
-                self.bresp.d.next = 0.into();
+                self.port.b_give.next = true;
             }
         }
         self.busy.next = self.ph.q.val() != 0;
 
-        // ---- Writes: address and data together, one cycle after both are offered. ----
-        self.s_axil.awready.next = self.w_rdy.q.val();
-        self.s_axil.wready.next = self.w_rdy.q.val();
-        self.s_axil.bvalid.next = self.bv.q.val();
-        self.s_axil.bresp.next = self.bresp.q.val();
-        if self.bv.q.val() & self.s_axil.bready.val() {
-            self.bv.d.next = false;
-        }
-        self.w_fire.next =
-            self.w_rdy.q.val() & self.s_axil.awvalid.val() & self.s_axil.wvalid.val();
-        self.w_rdy.d.next = self.s_axil.awvalid.val()
-            & self.s_axil.wvalid.val()
-            & !self.w_rdy.q.val()
-            & !self.bv.q.val()
-            & !self.busy.val();
-        self.wa.next = bit_cast::<10, AB>(self.s_axil.awaddr.val() >> 2);
-        self.w_ok.next = self.s_axil.wstrb.val() == 0xF;
-        if self.w_fire.val() {
-            self.bv.d.next = true;
-            self.bresp.d.next = 0.into();
-            if !self.w_ok.val() {
-                self.bresp.d.next = 2.into();
+        // ---- Writes (the handshakes are the port's; none while a command runs). ----
+        if self.port.wr.val() {
+            if !self.port.wr_whole.val() {
+                self.port.b_err.next = true;
             } else {
-                match self.wa.val().index() {
+                match self.port.wr_addr.val().index() {
                     // CTRL
                     2 => {
-                        self.ctrl.d.next = self.s_axil.wdata.val().get_bits::<6>(0);
+                        self.ctrl.d.next = self.w_data.val().get_bits::<6>(0);
                     }
                     // ORIGIN
                     4 => {
-                        self.origin.d.next = self.s_axil.wdata.val();
+                        self.origin.d.next = self.w_data.val();
                     }
                     // MAX_ULPDU
                     5 => {
-                        self.max_ulpdu.d.next = self.s_axil.wdata.val().get_bits::<16>(0);
+                        self.max_ulpdu.d.next = self.w_data.val().get_bits::<16>(0);
                     }
                     // PD
                     6 => {
-                        self.pd.d.next = self.s_axil.wdata.val();
+                        self.pd.d.next = self.w_data.val();
                     }
                     // MSN_WINDOW
                     7 => {
                         // 1..=2^31 (RFC 5041: the window is at most half the MSN space).
-                        if (self.s_axil.wdata.val() == 0)
-                            | (self.s_axil.wdata.val() > 0x8000_0000_u64)
-                        {
-                            self.bresp.d.next = 2.into();
+                        if (self.w_data.val() == 0) | (self.w_data.val() > 0x8000_0000_u64) {
+                            self.port.b_err.next = true;
                         } else {
-                            self.window.d.next = self.s_axil.wdata.val();
+                            self.window.d.next = self.w_data.val();
                         }
                     }
                     // FIRST_MSN
                     8 => {
-                        self.first_msn.d.next = self.s_axil.wdata.val();
+                        self.first_msn.d.next = self.w_data.val();
                     }
                     // REASM_BUDGET
                     11 => {
-                        self.reasm_budget.d.next = self.s_axil.wdata.val();
+                        self.reasm_budget.d.next = self.w_data.val();
                     }
                     // REASM_RECORDS
                     12 => {
-                        self.reasm_records.d.next = self.s_axil.wdata.val().get_bits::<8>(0);
+                        self.reasm_records.d.next = self.w_data.val().get_bits::<8>(0);
                     }
                     // STAG
                     32 => {
-                        self.s_stag.d.next = self.s_axil.wdata.val();
+                        self.s_stag.d.next = self.w_data.val();
                     }
                     // STAG_BASE_LO
                     33 => {
                         self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                            | bit_cast::<64, 32>(self.w_data.val());
                     }
                     // STAG_BASE_HI
                     34 => {
                         self.s_base.d.next = (self.s_base.q.val() & 0xFFFF_FFFF_u64)
-                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                            | (bit_cast::<64, 32>(self.w_data.val()) << 32);
                     }
                     // STAG_LEN_LO
                     35 => {
                         self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                            | bit_cast::<64, 32>(self.w_data.val());
                     }
                     // STAG_LEN_HI
                     36 => {
                         self.s_len.d.next = (self.s_len.q.val() & 0xFFFF_FFFF_u64)
-                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                            | (bit_cast::<64, 32>(self.w_data.val()) << 32);
                     }
                     // STAG_ADDR_LO
                     37 => {
                         self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                            | bit_cast::<64, 32>(self.w_data.val());
                     }
                     // STAG_ADDR_HI
                     38 => {
                         self.s_addr.d.next = (self.s_addr.q.val() & 0xFFFF_FFFF_u64)
-                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                            | (bit_cast::<64, 32>(self.w_data.val()) << 32);
                     }
                     // STAG_PD
                     39 => {
-                        self.s_pd.d.next = self.s_axil.wdata.val();
+                        self.s_pd.d.next = self.w_data.val();
                     }
                     // STAG_FLAGS
                     40 => {
-                        self.s_flags.d.next = self.s_axil.wdata.val().get_bits::<3>(0);
+                        self.s_flags.d.next = self.w_data.val().get_bits::<3>(0);
                     }
                     // STAG_CMD
                     41 => {
                         // STag commands: the response waits for the table.
-                        self.bv.d.next = false;
+                        self.port.b_give.next = false;
                         self.s_refused.d.next = false;
                         if !self.idx_ok.val() {
-                            self.bv.d.next = true;
-                            self.bresp.d.next = 2.into();
+                            self.port.b_give.next = true;
+                            self.port.b_err.next = true;
                             self.s_refused.d.next = true;
-                        } else if self.s_axil.wdata.val() == 1 {
+                        } else if self.w_data.val() == 1 {
                             self.ph.d.next = 1.into();
-                        } else if self.s_axil.wdata.val() == 2 {
+                        } else if self.w_data.val() == 2 {
                             self.ph.d.next = 2.into();
                             self.inv_cmd.d.next = true;
-                        } else if self.s_axil.wdata.val() == 3 {
+                        } else if self.w_data.val() == 3 {
                             self.ph.d.next = 2.into();
                             self.inv_cmd.d.next = false;
                         } else {
-                            self.bv.d.next = true;
-                            self.bresp.d.next = 2.into();
+                            self.port.b_give.next = true;
+                            self.port.b_err.next = true;
                         }
                     }
                     // POST_QN
                     48 => {
-                        self.p_qn.d.next = self.s_axil.wdata.val();
+                        self.p_qn.d.next = self.w_data.val();
                     }
                     // POST_MSN
                     49 => {
-                        self.p_msn.d.next = self.s_axil.wdata.val();
+                        self.p_msn.d.next = self.w_data.val();
                     }
                     // POST_ADDR_LO
                     50 => {
                         self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_0000_0000_u64)
-                            | bit_cast::<64, 32>(self.s_axil.wdata.val());
+                            | bit_cast::<64, 32>(self.w_data.val());
                     }
                     // POST_ADDR_HI
                     51 => {
                         self.p_addr.d.next = (self.p_addr.q.val() & 0xFFFF_FFFF_u64)
-                            | (bit_cast::<64, 32>(self.s_axil.wdata.val()) << 32);
+                            | (bit_cast::<64, 32>(self.w_data.val()) << 32);
                     }
                     // POST_LEN
                     52 => {
-                        self.p_len.d.next = self.s_axil.wdata.val();
+                        self.p_len.d.next = self.w_data.val();
                     }
                     // POST_CMD
                     53 => {
-                        self.bv.d.next = false;
+                        self.port.b_give.next = false;
                         self.p_refused.d.next = false;
-                        if (self.p_qn.q.val() > 2) | (self.s_axil.wdata.val() != 1) {
-                            self.bv.d.next = true;
-                            self.bresp.d.next = 2.into();
+                        if (self.p_qn.q.val() > 2) | (self.w_data.val() != 1) {
+                            self.port.b_give.next = true;
+                            self.port.b_err.next = true;
                             self.p_refused.d.next = true;
                         } else {
                             self.ph.d.next = 4.into();
                         }
                     }
                     _ => {
-                        self.bresp.d.next = 2.into();
+                        self.port.b_err.next = true;
                     }
                 }
             }
         }
 
-        // ---- Reads: one cycle after arvalid, data the next. ----
-        self.s_axil.arready.next = self.ar_rdy.q.val();
-        self.s_axil.rvalid.next = self.rv.q.val();
-        self.s_axil.rdata.next = self.rdata.q.val();
-        self.s_axil.rresp.next = self.rresp.q.val();
-        if self.rv.q.val() & self.s_axil.rready.val() {
-            self.rv.d.next = false;
-        }
-        self.ar_rdy.d.next = self.s_axil.arvalid.val() & !self.ar_rdy.q.val() & !self.rv.q.val();
-        self.ra.next = bit_cast::<10, AB>(self.s_axil.araddr.val() >> 2);
+        // ---- Reads: the register mux (the port takes the read and registers the answer). ----
         self.status.next = bit_cast::<32, 1>(self.running.val().into())
             | (bit_cast::<32, 1>(self.stopped.val().into()) << 1)
             | (bit_cast::<32, 1>((self.err_valid.val() | self.write_failed.val()).into()) << 2)
@@ -718,222 +668,209 @@ impl<const W: usize, const SA: usize, const PA: usize> Logic for PlaceRegs<W, SA
             self.ecode.next = 0x3_0000.into();
         }
         // The read mux: one case per register (word address = octet address / 4).
-        self.r_ok.next = true;
-        self.r_val.next = 0.into();
-        match self.ra.val().index() {
+        self.port.rd_ok.next = true;
+        self.port.rd_data.next = 0.into();
+        match self.port.rd_addr.val().index() {
             // ID
             0 => {
-                self.r_val.next = 0x524E_5258.into();
+                self.port.rd_data.next = 0x524E_5258.into();
             }
             // PARAMS
             1 => {
-                self.r_val.next = self.c_params.val();
+                self.port.rd_data.next = self.c_params.val();
             }
             // CTRL
             2 => {
-                self.r_val.next = bit_cast::<32, 6>(self.ctrl.q.val());
+                self.port.rd_data.next = bit_cast::<32, 6>(self.ctrl.q.val());
             }
             // STATUS
             3 => {
-                self.r_val.next = self.status.val();
+                self.port.rd_data.next = self.status.val();
             }
             // ORIGIN
             4 => {
-                self.r_val.next = self.origin.q.val();
+                self.port.rd_data.next = self.origin.q.val();
             }
             // MAX_ULPDU
             5 => {
-                self.r_val.next = bit_cast::<32, 16>(self.max_ulpdu.q.val());
+                self.port.rd_data.next = bit_cast::<32, 16>(self.max_ulpdu.q.val());
             }
             // PD
             6 => {
-                self.r_val.next = self.pd.q.val();
+                self.port.rd_data.next = self.pd.q.val();
             }
             // MSN_WINDOW
             7 => {
-                self.r_val.next = self.window.q.val();
+                self.port.rd_data.next = self.window.q.val();
             }
             // FIRST_MSN
             8 => {
-                self.r_val.next = self.first_msn.q.val();
+                self.port.rd_data.next = self.first_msn.q.val();
             }
             // ERR_CODE
             9 => {
-                self.r_val.next = self.ecode.val();
+                self.port.rd_data.next = self.ecode.val();
             }
             // ERR_SEQ
             10 => {
-                self.r_val.next = self.err_seq.val();
+                self.port.rd_data.next = self.err_seq.val();
             }
             // REASM_BUDGET
             11 => {
-                self.r_val.next = self.reasm_budget.q.val();
+                self.port.rd_data.next = self.reasm_budget.q.val();
             }
             // REASM_RECORDS
             12 => {
-                self.r_val.next = bit_cast::<32, 8>(self.reasm_records.q.val());
+                self.port.rd_data.next = bit_cast::<32, 8>(self.reasm_records.q.val());
             }
             // REASM_LOCATED_OCTETS
             13 => {
-                self.r_val.next = self.reasm_located_octets.val();
+                self.port.rd_data.next = self.reasm_located_octets.val();
             }
             // REASM_PLACED
             14 => {
-                self.r_val.next = self.reasm_placed.val();
+                self.port.rd_data.next = self.reasm_placed.val();
             }
             // REASM_PLACED_OCTETS
             15 => {
-                self.r_val.next = self.n_ooo.q.val();
+                self.port.rd_data.next = self.n_ooo.q.val();
             }
             // CNT_FPDUS
             16 => {
-                self.r_val.next = self.n_fpdus.q.val();
+                self.port.rd_data.next = self.n_fpdus.q.val();
             }
             // CNT_PLACED_LO
             17 => {
-                self.r_val.next = self.n_placed.q.val().get_bits::<32>(0);
+                self.port.rd_data.next = self.n_placed.q.val().get_bits::<32>(0);
             }
             // CNT_PLACED_HI
             18 => {
-                self.r_val.next = self.n_placed.q.val().get_bits::<32>(32);
+                self.port.rd_data.next = self.n_placed.q.val().get_bits::<32>(32);
             }
             // CNT_RECORDS
             19 => {
-                self.r_val.next = self.n_records.q.val();
+                self.port.rd_data.next = self.n_records.q.val();
             }
             // CNT_BURSTS
             20 => {
-                self.r_val.next = self.bursts.val();
+                self.port.rd_data.next = self.bursts.val();
             }
             // CNT_RESPONSES
             21 => {
-                self.r_val.next = self.responses.val();
+                self.port.rd_data.next = self.responses.val();
             }
             // CNT_WRITE_ERRORS
             22 => {
-                self.r_val.next = self.write_errors.val();
+                self.port.rd_data.next = self.write_errors.val();
             }
             // CNT_SEQ_DROPS
             23 => {
-                self.r_val.next = self.n_seq.q.val();
+                self.port.rd_data.next = self.n_seq.q.val();
             }
             // QN0_MSN
             24 => {
-                self.r_val.next = self.qn0_msn.val();
+                self.port.rd_data.next = self.qn0_msn.val();
             }
             // QN1_MSN
             25 => {
-                self.r_val.next = self.qn1_msn.val();
+                self.port.rd_data.next = self.qn1_msn.val();
             }
             // QN2_MSN
             26 => {
-                self.r_val.next = self.qn2_msn.val();
+                self.port.rd_data.next = self.qn2_msn.val();
             }
             // CNT_REFUSED
             27 => {
-                self.r_val.next = self.refused.val();
+                self.port.rd_data.next = self.refused.val();
             }
             // REASM_HELD
             28 => {
-                self.r_val.next = self.reasm_held.val();
+                self.port.rd_data.next = self.reasm_held.val();
             }
             // REASM_RUNS
             29 => {
-                self.r_val.next = bit_cast::<32, 8>(self.reasm_runs.val());
+                self.port.rd_data.next = bit_cast::<32, 8>(self.reasm_runs.val());
             }
             // REASM_PEAK
             30 => {
-                self.r_val.next = self.reasm_peak.val();
+                self.port.rd_data.next = self.reasm_peak.val();
             }
             // REASM_LOCATED
             31 => {
-                self.r_val.next = self.reasm_located.val();
+                self.port.rd_data.next = self.reasm_located.val();
             }
             // STAG
             32 => {
-                self.r_val.next = self.s_stag.q.val();
+                self.port.rd_data.next = self.s_stag.q.val();
             }
             // STAG_BASE_LO
             33 => {
-                self.r_val.next = self.s_base.q.val().get_bits::<32>(0);
+                self.port.rd_data.next = self.s_base.q.val().get_bits::<32>(0);
             }
             // STAG_BASE_HI
             34 => {
-                self.r_val.next = self.s_base.q.val().get_bits::<32>(32);
+                self.port.rd_data.next = self.s_base.q.val().get_bits::<32>(32);
             }
             // STAG_LEN_LO
             35 => {
-                self.r_val.next = self.s_len.q.val().get_bits::<32>(0);
+                self.port.rd_data.next = self.s_len.q.val().get_bits::<32>(0);
             }
             // STAG_LEN_HI
             36 => {
-                self.r_val.next = self.s_len.q.val().get_bits::<32>(32);
+                self.port.rd_data.next = self.s_len.q.val().get_bits::<32>(32);
             }
             // STAG_ADDR_LO
             37 => {
-                self.r_val.next = self.s_addr.q.val().get_bits::<32>(0);
+                self.port.rd_data.next = self.s_addr.q.val().get_bits::<32>(0);
             }
             // STAG_ADDR_HI
             38 => {
-                self.r_val.next = self.s_addr.q.val().get_bits::<32>(32);
+                self.port.rd_data.next = self.s_addr.q.val().get_bits::<32>(32);
             }
             // STAG_PD
             39 => {
-                self.r_val.next = self.s_pd.q.val();
+                self.port.rd_data.next = self.s_pd.q.val();
             }
             // STAG_FLAGS
             40 => {
-                self.r_val.next = bit_cast::<32, 3>(self.s_flags.q.val());
+                self.port.rd_data.next = bit_cast::<32, 3>(self.s_flags.q.val());
             }
             // STAG_CMD
             41 => {
-                self.r_val.next = bit_cast::<32, 1>(self.s_refused.q.val().into())
+                self.port.rd_data.next = bit_cast::<32, 1>(self.s_refused.q.val().into())
                     | (bit_cast::<32, 1>(((self.ph.q.val() != 0) & (self.ph.q.val() != 4)).into())
                         << 31);
             }
             // POST_QN
             48 => {
-                self.r_val.next = self.p_qn.q.val();
+                self.port.rd_data.next = self.p_qn.q.val();
             }
             // POST_MSN
             49 => {
-                self.r_val.next = self.p_msn.q.val();
+                self.port.rd_data.next = self.p_msn.q.val();
             }
             // POST_ADDR_LO
             50 => {
-                self.r_val.next = self.p_addr.q.val().get_bits::<32>(0);
+                self.port.rd_data.next = self.p_addr.q.val().get_bits::<32>(0);
             }
             // POST_ADDR_HI
             51 => {
-                self.r_val.next = self.p_addr.q.val().get_bits::<32>(32);
+                self.port.rd_data.next = self.p_addr.q.val().get_bits::<32>(32);
             }
             // POST_LEN
             52 => {
-                self.r_val.next = self.p_len.q.val();
+                self.port.rd_data.next = self.p_len.q.val();
             }
             // POST_CMD
             53 => {
-                self.r_val.next = bit_cast::<32, 1>(self.p_refused.q.val().into())
+                self.port.rd_data.next = bit_cast::<32, 1>(self.p_refused.q.val().into())
                     | (bit_cast::<32, 1>((self.ph.q.val() == 4).into()) << 31);
             }
             _ => {
-                self.r_ok.next = false;
+                self.port.rd_ok.next = false;
             }
         }
-        if self.ar_rdy.q.val() & self.s_axil.arvalid.val() {
-            self.rv.d.next = true;
-            self.rdata.d.next = self.r_val.val();
-            self.rresp.d.next = 0.into();
-            if !self.r_ok.val() {
-                self.rresp.d.next = 2.into();
-            }
-        }
-
         if self.rst.val() {
-            self.w_rdy.d.next = false;
-            self.bv.d.next = false;
-            self.ar_rdy.d.next = false;
-            self.rv.d.next = false;
             self.ctrl.d.next = 4.into();
             self.origin.d.next = 0.into();
             self.max_ulpdu.d.next = 0xFFFF.into();

@@ -11,12 +11,10 @@
 //! OPEN. The cycle after OPEN's write is taken the block pulses `tbl_we` with those values, and
 //! the table builds the connection's records; the write is answered in that cycle.
 //!
-//! Handshakes (AXI4-Lite, as [`crate::place::regs::PlaceRegs`]): a write is taken when address
-//! and data are both offered (`awready` and `wready` rise together, one cycle after both
-//! valids, and only while both are still offered, so a master that withdrew one could not
-//! complete a handshake the block does not take) and answered the next cycle. A read is taken
-//! one cycle after `arvalid` and answered the next. Address bits `[1:0]` are ignored (every
-//! register is a whole word).
+//! Handshakes: [`crate::axil_reg_port::AxilRegPort`]'s (a write taken when address and data
+//! are both offered, one cycle after both valids, and answered the next cycle; a read taken
+//! one cycle after `arvalid` and answered the next; none while `rst` is high). Address bits
+//! `[1:0]` are ignored (every register is a whole word).
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -41,6 +39,7 @@
 //! `tbl_we` is in the cycle after the write is taken.
 
 use crate::axi::AxiLiteSlave;
+use crate::axil_reg_port::AxilRegPort;
 use crate::rx::realign_table::CONN_BITS;
 use rust_hdl::prelude::*;
 
@@ -128,14 +127,8 @@ pub struct MpaRxConnRegs<const W: usize> {
     pub seq_gap: Signal<In, Bit>,
     /// The connection loaded's misaligned flag.
     pub cfg_misaligned: Signal<In, Bit>,
-    // AXI4-Lite handshake registers.
-    w_rdy: DFF<Bit>,
-    bv: DFF<Bit>,
-    bresp: DFF<Bits<2>>,
-    ar_rdy: DFF<Bit>,
-    rv: DFF<Bit>,
-    rdata: DFF<Bits<32>>,
-    rresp: DFF<Bits<2>>,
+    /// The AXI4-Lite handshakes.
+    port: AxilRegPort<AB, { AB - 2 }>,
     // Registers.
     seq: DFF<Bits<32>>,
     origin: DFF<Bits<32>>,
@@ -150,12 +143,7 @@ pub struct MpaRxConnRegs<const W: usize> {
     n_dropped: DFF<Bits<32>>,
     c_params: Constant<Bits<32>>,
     // Combinational.
-    wa: Signal<Local, Bits<6>>,
-    ra: Signal<Local, Bits<6>>,
-    w_fire: Signal<Local, Bit>,
-    w_ok: Signal<Local, Bit>,
-    r_val: Signal<Local, Bits<32>>,
-    r_ok: Signal<Local, Bit>,
+    w_data: Signal<Local, Bits<32>>,
     status: Signal<Local, Bits<32>>,
     gap_set: Signal<Local, Bits<16>>,
     gap_clear: Signal<Local, Bits<16>>,
@@ -187,13 +175,7 @@ impl<const W: usize> MpaRxConnRegs<W> {
             switching: Default::default(),
             seq_gap: Default::default(),
             cfg_misaligned: Default::default(),
-            w_rdy: Default::default(),
-            bv: Default::default(),
-            bresp: Default::default(),
-            ar_rdy: Default::default(),
-            rv: Default::default(),
-            rdata: Default::default(),
-            rresp: Default::default(),
+            port: AxilRegPort::new(),
             seq: Default::default(),
             origin: Default::default(),
             set: Default::default(),
@@ -206,12 +188,7 @@ impl<const W: usize> MpaRxConnRegs<W> {
             n_marker: Default::default(),
             n_dropped: Default::default(),
             c_params: Constant::new(params.into()),
-            wa: Default::default(),
-            ra: Default::default(),
-            w_fire: Default::default(),
-            w_ok: Default::default(),
-            r_val: Default::default(),
-            r_ok: Default::default(),
+            w_data: Default::default(),
             status: Default::default(),
             gap_set: Default::default(),
             gap_clear: Default::default(),
@@ -225,9 +202,12 @@ impl<const W: usize> Logic for MpaRxConnRegs<W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, w_rdy, bv, bresp, ar_rdy, rv, rdata, rresp, seq, origin, set, conn,
-            open_q, opened, gaps, n_seq, n_crc, n_marker, n_dropped
+            self, clock, seq, origin, set, conn, open_q, opened, gaps, n_seq, n_crc, n_marker,
+            n_dropped
         );
+        self.port.clock.next = self.clock.val();
+        self.port.rst.next = self.rst.val();
+        AxiLiteSlave::<AB>::link(&mut self.s_axil, &mut self.port.s_axil);
         // ---- The table's port: OPEN's pulse a cycle after its write, the fields held. ----
         self.tbl_we.next = self.open_q.q.val() & !self.rst.val();
         self.tbl_conn.next = self.conn.q.val();
@@ -264,143 +244,107 @@ impl<const W: usize> Logic for MpaRxConnRegs<W> {
         }
         self.gaps.d.next = (self.gaps.q.val() | self.gap_set.val()) & !self.gap_clear.val();
 
-        // ---- Writes: address and data together, one cycle after both are offered. ----
-        self.w_fire.next =
-            self.w_rdy.q.val() & self.s_axil.awvalid.val() & self.s_axil.wvalid.val();
-        self.s_axil.awready.next = self.w_fire.val();
-        self.s_axil.wready.next = self.w_fire.val();
-        self.s_axil.bvalid.next = self.bv.q.val();
-        self.s_axil.bresp.next = self.bresp.q.val();
-        if self.bv.q.val() & self.s_axil.bready.val() {
-            self.bv.d.next = false;
-        }
-        self.w_rdy.d.next = self.s_axil.awvalid.val()
-            & self.s_axil.wvalid.val()
-            & !self.w_rdy.q.val()
-            & !self.bv.q.val();
-        self.wa.next = bit_cast::<6, AB>(self.s_axil.awaddr.val() >> 2);
-        self.w_ok.next = self.s_axil.wstrb.val() == 0xF;
-        if self.w_fire.val() {
-            self.bv.d.next = true;
-            self.bresp.d.next = 0.into();
-            if !self.w_ok.val() {
-                self.bresp.d.next = 2.into();
+        // ---- Writes (the handshakes are the port's): every one answered in its cycle. ----
+        self.port.b_give.next = self.port.wr.val();
+        self.port.b_err.next = false;
+        self.w_data.next = self.port.wr_data.val();
+        if self.port.wr.val() {
+            if !self.port.wr_whole.val() {
+                self.port.b_err.next = true;
             } else {
-                match self.wa.val().index() {
+                match self.port.wr_addr.val().index() {
                     // OPEN_SEQ
                     2 => {
-                        self.seq.d.next = self.s_axil.wdata.val();
+                        self.seq.d.next = self.w_data.val();
                     }
                     // OPEN_ORIGIN
                     3 => {
-                        self.origin.d.next = self.s_axil.wdata.val();
+                        self.origin.d.next = self.w_data.val();
                     }
                     // OPEN_SET
                     4 => {
-                        self.set.d.next = self.s_axil.wdata.val() & 0xFFFF_0003_u64;
+                        self.set.d.next = self.w_data.val() & 0xFFFF_0003_u64;
                     }
                     // OPEN
                     5 => {
-                        if (self.s_axil.wdata.val() >> 4) == 0 {
-                            self.conn.d.next = self.s_axil.wdata.val().get_bits::<4>(0);
+                        if (self.w_data.val() >> 4) == 0 {
+                            self.conn.d.next = self.w_data.val().get_bits::<4>(0);
                             self.open_q.d.next = true;
                             self.opened.d.next = true;
                         } else {
-                            self.bresp.d.next = 2.into();
+                            self.port.b_err.next = true;
                         }
                     }
                     _ => {
-                        self.bresp.d.next = 2.into();
+                        self.port.b_err.next = true;
                     }
                 }
             }
         }
 
-        // ---- Reads: taken a cycle after `arvalid`, answered the next. ----
-        self.s_axil.arready.next = self.ar_rdy.q.val();
-        self.s_axil.rvalid.next = self.rv.q.val();
-        self.s_axil.rdata.next = self.rdata.q.val();
-        self.s_axil.rresp.next = self.rresp.q.val();
-        if self.rv.q.val() & self.s_axil.rready.val() {
-            self.rv.d.next = false;
-        }
-        self.ar_rdy.d.next = self.s_axil.arvalid.val() & !self.ar_rdy.q.val() & !self.rv.q.val();
-        self.ra.next = bit_cast::<6, AB>(self.s_axil.araddr.val() >> 2);
+        // ---- Reads: the register mux, one case per register (word address = octet
+        // address / 4); the port registers the answer. ----
         self.status.next = bit_cast::<32, CONN_BITS>(self.err_conn.val())
             | (bit_cast::<32, 1>(self.switching.val().into()) << 4)
             | (bit_cast::<32, 1>(self.seq_gap.val().into()) << 5)
             | (bit_cast::<32, 1>(self.cfg_misaligned.val().into()) << 6);
-        // The read mux: one case per register (word address = octet address / 4).
-        self.r_ok.next = true;
-        self.r_val.next = 0.into();
-        match self.ra.val().index() {
+        self.port.rd_ok.next = true;
+        self.port.rd_data.next = 0.into();
+        match self.port.rd_addr.val().index() {
             // ID
             0 => {
-                self.r_val.next = 0x4D52_5843.into();
+                self.port.rd_data.next = 0x4D52_5843.into();
             }
             // PARAMS
             1 => {
-                self.r_val.next = self.c_params.val();
+                self.port.rd_data.next = self.c_params.val();
             }
             // OPEN_SEQ
             2 => {
-                self.r_val.next = self.seq.q.val();
+                self.port.rd_data.next = self.seq.q.val();
             }
             // OPEN_ORIGIN
             3 => {
-                self.r_val.next = self.origin.q.val();
+                self.port.rd_data.next = self.origin.q.val();
             }
             // OPEN_SET
             4 => {
-                self.r_val.next = self.set.q.val();
+                self.port.rd_data.next = self.set.q.val();
             }
             // OPEN
             5 => {
-                self.r_val.next = bit_cast::<32, CONN_BITS>(self.conn.q.val())
+                self.port.rd_data.next = bit_cast::<32, CONN_BITS>(self.conn.q.val())
                     | (bit_cast::<32, 1>(self.opened.q.val().into()) << 8);
             }
             // STATUS
             6 => {
-                self.r_val.next = self.status.val();
+                self.port.rd_data.next = self.status.val();
             }
             // GAPS
             7 => {
-                self.r_val.next = bit_cast::<32, 16>(self.gaps.q.val());
+                self.port.rd_data.next = bit_cast::<32, 16>(self.gaps.q.val());
             }
             // CNT_SEQ_DROPS
             8 => {
-                self.r_val.next = self.n_seq.q.val();
+                self.port.rd_data.next = self.n_seq.q.val();
             }
             // CNT_CRC_ERRORS
             9 => {
-                self.r_val.next = self.n_crc.q.val();
+                self.port.rd_data.next = self.n_crc.q.val();
             }
             // CNT_MARKER_ERRORS
             10 => {
-                self.r_val.next = self.n_marker.q.val();
+                self.port.rd_data.next = self.n_marker.q.val();
             }
             // CNT_DROPPED
             11 => {
-                self.r_val.next = self.n_dropped.q.val();
+                self.port.rd_data.next = self.n_dropped.q.val();
             }
             _ => {
-                self.r_ok.next = false;
+                self.port.rd_ok.next = false;
             }
         }
-        if self.ar_rdy.q.val() & self.s_axil.arvalid.val() {
-            self.rv.d.next = true;
-            self.rdata.d.next = self.r_val.val();
-            self.rresp.d.next = 0.into();
-            if !self.r_ok.val() {
-                self.rresp.d.next = 2.into();
-            }
-        }
-
         if self.rst.val() {
-            self.w_rdy.d.next = false;
-            self.bv.d.next = false;
-            self.ar_rdy.d.next = false;
-            self.rv.d.next = false;
             self.seq.d.next = 0.into();
             self.origin.d.next = 0.into();
             self.set.d.next = 0xFFFF_0002_u64.into();

@@ -114,24 +114,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxConns<W, B, 
         self.regs.rst.next = self.rst.val();
         self.path.clock.next = self.clock.val();
         self.path.rst.next = self.rst.val();
-        // The AXI4-Lite slave, every handshake held low in reset.
-        self.regs.s_axil.awaddr.next = self.s_axil.awaddr.val();
-        self.regs.s_axil.awvalid.next = self.s_axil.awvalid.val() & !self.rst.val();
-        self.s_axil.awready.next = self.regs.s_axil.awready.val() & !self.rst.val();
-        self.regs.s_axil.wdata.next = self.s_axil.wdata.val();
-        self.regs.s_axil.wstrb.next = self.s_axil.wstrb.val();
-        self.regs.s_axil.wvalid.next = self.s_axil.wvalid.val() & !self.rst.val();
-        self.s_axil.wready.next = self.regs.s_axil.wready.val() & !self.rst.val();
-        self.s_axil.bresp.next = self.regs.s_axil.bresp.val();
-        self.s_axil.bvalid.next = self.regs.s_axil.bvalid.val() & !self.rst.val();
-        self.regs.s_axil.bready.next = self.s_axil.bready.val() & !self.rst.val();
-        self.regs.s_axil.araddr.next = self.s_axil.araddr.val();
-        self.regs.s_axil.arvalid.next = self.s_axil.arvalid.val() & !self.rst.val();
-        self.s_axil.arready.next = self.regs.s_axil.arready.val() & !self.rst.val();
-        self.s_axil.rdata.next = self.regs.s_axil.rdata.val();
-        self.s_axil.rresp.next = self.regs.s_axil.rresp.val();
-        self.s_axil.rvalid.next = self.regs.s_axil.rvalid.val() & !self.rst.val();
-        self.regs.s_axil.rready.next = self.s_axil.rready.val() & !self.rst.val();
+        // The AXI4-Lite slave, its handshakes held low in reset by the register block's port.
+        AxiLiteSlave::<{ conn_reg::ADDR_BITS }>::link(&mut self.s_axil, &mut self.regs.s_axil);
         // The table's host port from the registers.
         self.path.tbl_we.next = self.regs.tbl_we.val() & !self.rst.val();
         self.path.tbl_conn.next = self.regs.tbl_conn.val();
