@@ -6,18 +6,22 @@
 //! [`crate::place::regs::PlaceRegs`] (`rnic_rx`, whose table commands answer late) and
 //! [`crate::rx::conn_regs::MpaRxConnRegs`] (`MpaRxConns`).
 //!
-//! Writes: taken when address and data are both offered. `awready` and `wready` rise together,
-//! one cycle after both valids, and only while both are still offered (a master that withdrew
-//! one, which AXI forbids, completes no handshake the block does not take). That cycle `wr` is
-//! high with `wr_addr`, `wr_data` and `wr_whole`. The block behind answers with `b_give` (and
-//! `b_err` for SLVERR) in that cycle or any later one; until then the write is pending
-//! (`wr_pending`) and no other write is taken. The response is offered from the next cycle
-//! until `bready`. One write at a time: the next is taken a cycle after its response went.
+//! Every AXI output comes from a register (AXI A3.2.1: no combinational path from an input
+//! of the interface to an output); only `rst` forces them low in its cycle.
 //!
-//! Reads: taken one cycle after `arvalid` (`arready` in the cycle taken). `rd_addr` is the
-//! offered address's word (combinational); the block behind returns `rd_data` and `rd_ok`
-//! (0: SLVERR) in the same cycle, and they are registered as the response, offered from the
-//! next cycle until `rready`. Reads and writes are independent.
+//! Writes: taken when address and data are both offered. `awready` and `wready` rise together,
+//! from a register, one cycle after both valids (which AXI holds until the handshake). That
+//! cycle `wr` is high with `wr_addr`, `wr_data` and `wr_whole` (`wr` also needs both valids
+//! still offered: a master that withdrew one, which AXI forbids, sees the readies but nothing
+//! is written). The block behind answers with `b_give` (and `b_err` for SLVERR) in that cycle
+//! or any later one; until then the write is pending (`wr_pending`) and no other write is
+//! taken. The response is offered from the next cycle until `bready`. One write at a time: the
+//! next is taken two cycles after its response's `bready` at the soonest.
+//!
+//! Reads: `arready` rises, from a register, one cycle after `arvalid`, and the read is taken
+//! then (`rd`). `rd_addr` is the offered address's word (combinational); the block behind
+//! returns `rd_data` and `rd_ok` (0: SLVERR) in the same cycle, and they are registered as
+//! the response, offered from the next cycle until `rready`. Reads and writes are independent.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -135,8 +139,8 @@ impl<const A: usize, const RA: usize> Logic for AxilRegPort<A, RA> {
             & self.s_axil.awvalid.val()
             & self.s_axil.wvalid.val()
             & !self.rst.val();
-        self.s_axil.awready.next = self.w_fire.val();
-        self.s_axil.wready.next = self.w_fire.val();
+        self.s_axil.awready.next = self.w_rdy.q.val() & !self.rst.val();
+        self.s_axil.wready.next = self.w_rdy.q.val() & !self.rst.val();
         self.wr.next = self.w_fire.val();
         self.wr_addr.next = self.s_axil.awaddr.val().get_bits::<RA>(2);
         self.wr_data.next = self.s_axil.wdata.val();
@@ -165,7 +169,7 @@ impl<const A: usize, const RA: usize> Logic for AxilRegPort<A, RA> {
 
         // ---- Reads: taken a cycle after `arvalid`, answered the next. ----
         self.r_fire.next = self.ar_rdy.q.val() & self.s_axil.arvalid.val() & !self.rst.val();
-        self.s_axil.arready.next = self.r_fire.val();
+        self.s_axil.arready.next = self.ar_rdy.q.val() & !self.rst.val();
         self.rd.next = self.r_fire.val();
         self.rd_addr.next = self.s_axil.araddr.val().get_bits::<RA>(2);
         self.s_axil.rvalid.next = self.rv.q.val() & !self.rst.val();

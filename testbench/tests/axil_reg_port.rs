@@ -1,17 +1,25 @@
 //! `AxilRegPort` (`hdl/src/axil_reg_port.rs`), the AXI4-Lite handshakes both register blocks
 //! use, alone on both engines. The test is the master and the register block behind the port:
-//! - writes with address and data raised at random times (each held until taken), a quarter
-//!   of them with partial strobes, some to unmapped words, and an eighth of them table commands
-//!   answered 1 to 6 cycles later (`b_give` from a countdown, SLVERR by their data's bit 0);
+//! - writes with address and data raised at random times (each held until taken), the next
+//!   often offered before the last one's response, a quarter of them with partial strobes,
+//!   some to unmapped words, and an eighth of them table commands answered 1 to 6 cycles later
+//!   (`b_give` from a countdown, SLVERR by their data's bit 0);
 //! - reads at the same time, the register file answering `rd_addr` combinationally;
 //! - responses taken under random backpressure, `b_give` also raised when nothing waits (the
-//!   port must ignore it), and `rst` raised twice mid-run with every valid offered.
+//!   port must ignore it), and `rst` raised for 1 to 3 cycles at random moments (about one
+//!   cycle in 300) with every valid offered;
+//! - first, a write whose `wvalid` is withdrawn (AXI forbids it): nothing is written until both
+//!   are offered again.
 //!
-//! Checked every cycle: `awready` = `wready` = `wr`, only with both valids; `arready` = `rd`,
-//! only with `arvalid`; `wr`'s address, data and strobes are the master's; `wr_pending` while,
-//! and only while, a command waits; no response without a transaction waiting for it, each
-//! one the register block's answer, in order; nothing in `rst`. Every transaction completes,
-//! and a write or read answered at once has its response two cycles after its valids.
+//! Checked every cycle: no AXI output of the port changes when any AXI input does (AXI A3.2.1:
+//! no combinational path); `awready` = `wready`, only with both valids, `wr` with them;
+//! `arready` = `rd`, only with `arvalid`; `wr`'s address, data and strobes are the master's;
+//! `wr_pending` while, and only while, a command waits; no response without a transaction
+//! waiting for it, each the register block's answer, in order, held with its value until
+//! taken; nothing in `rst`; something moves within 40 cycles whenever a transaction waits
+//! outside a reset. A write or read answered at once has its response two cycles after its
+//! valids, and at the end every transaction was answered but those a reset cut off (at most
+//! two per channel per reset).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -148,6 +156,8 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
     let mut resets_over_response = 0u64;
     let mut response_left = false;
     let (mut lost_writes, mut lost_reads) = (0u64, 0u64);
+    let (mut b_left, mut r_left): (Option<u64>, Option<(u64, u64)>) = (None, None);
+    let mut stalled = 0u32;
     let mut rst_left = 0u32;
     let mut cycle = 0u64;
     let limit = transactions * 40 + 1000;
@@ -165,8 +175,8 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
         let wr = sim.get_u64(p.wr);
         sim.set_u64(p.b_give, wr);
         sim.eval();
-        let taken = sim.get_u64(p.awready);
-        assert_eq!(taken, sim.get_u64(p.wready));
+        let taken = sim.get_u64(p.wr);
+        assert_eq!(sim.get_u64(p.awready), sim.get_u64(p.wready));
         assert!(taken == 0 || w == 1, "{engine}: a write taken while wvalid was withdrawn");
         if taken == 1 {
             directed_taken = true;
@@ -304,14 +314,54 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
         sim.eval();
 
         // ---- Checks. ----
+        let ctx = format!("{engine} seed {seed} cycle {cycle}");
+        // No AXI output may follow an AXI input within the cycle.
+        let outs = [p.awready, p.wready, p.arready, p.bvalid, p.bresp, p.rvalid, p.rdata, p.rresp];
+        let ins = [
+            p.awaddr, p.awvalid, p.wdata, p.wstrb, p.wvalid, p.bready, p.araddr, p.arvalid,
+            p.rready,
+        ];
+        let before: Vec<u64> = outs.iter().map(|&o| sim.get_u64(o)).collect();
+        let held: Vec<u64> = ins.iter().map(|&i| sim.get_u64(i)).collect();
+        for (&i, &v) in ins.iter().zip(&held) {
+            sim.set_u64(i, !v & 0xFFFF_FFFF);
+        }
+        sim.eval();
+        let flipped: Vec<u64> = outs.iter().map(|&o| sim.get_u64(o)).collect();
+        assert_eq!(before, flipped, "{ctx}: an AXI output follows an AXI input");
+        for (&i, &v) in ins.iter().zip(&held) {
+            sim.set_u64(i, v);
+        }
+        sim.eval();
         let g = |sim: &mut Box<dyn CycleSim>, port: usize| sim.get_u64(port) == 1;
         let (awr, wrdy, arr) =
             (g(&mut sim, p.awready), g(&mut sim, p.wready), g(&mut sim, p.arready));
         let (bv, rv, rd) = (g(&mut sim, p.bvalid), g(&mut sim, p.rvalid), g(&mut sim, p.rd));
         let pending = g(&mut sim, p.wr_pending);
-        let ctx = format!("{engine} seed {seed} cycle {cycle}");
-        assert!(awr == wrdy && wrdy == wr, "{ctx}: awready {awr}, wready {wrdy}, wr {wr}");
+        assert!(
+            awr == wrdy && wr == (awr && aw && wv),
+            "{ctx}: awready {awr}, wready {wrdy}, wr {wr}"
+        );
+        assert!(!awr || (aw && wv), "{ctx}: awready without both valids");
         assert_eq!(arr, rd, "{ctx}: arready and rd differ");
+        assert!(!arr || arv, "{ctx}: arready without arvalid");
+        // A response offered and not taken stays, with its value (but across a reset).
+        if !in_rst {
+            if let Some(resp) = b_left {
+                assert!(bv && sim.get_u64(p.bresp) == resp, "{ctx}: a write response withdrawn");
+            }
+            if let Some((d, resp)) = r_left {
+                let now = (sim.get_u64(p.rdata), sim.get_u64(p.rresp));
+                assert!(rv && now == (d, resp), "{ctx}: a read response withdrawn or changed");
+            }
+        }
+        b_left = (bv && !bready).then(|| sim.get_u64(p.bresp));
+        r_left = (rv && !rready).then(|| (sim.get_u64(p.rdata), sim.get_u64(p.rresp)));
+        // Something moves while a transaction waits.
+        let waiting = wcur.is_some() || rcur.is_some() || !want_b.is_empty() || !want_r.is_empty();
+        let moved = wr || rd || (bv && bready) || (rv && rready);
+        stalled = if in_rst || moved || !waiting { 0 } else { stalled + 1 };
+        assert!(stalled < 40, "{ctx}: nothing moved for {stalled} cycles ({seen:?})");
         if in_rst {
             assert!(!awr && !arr && !bv && !rv, "{ctx}: a handshake in reset");
             assert!(!pending, "{ctx}: wr_pending in reset");
@@ -414,6 +464,7 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
         assert!(n > 0, "{engine}: no {what} in the run ({seen:?})");
     }
     // Every transaction answered, but those a reset cut off.
+    assert!(lost_writes <= 2 * seen.resets && lost_reads <= 2 * seen.resets, "{seen:?}");
     assert_eq!(seen.writes + lost_writes, transactions, "{engine}: {seen:?}");
     assert_eq!(seen.reads + lost_reads, transactions, "{engine}: {seen:?}");
 }

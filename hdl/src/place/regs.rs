@@ -6,8 +6,8 @@
 //! buffers (RFC 5041 5.3).
 //!
 //! Handshakes: [`crate::axil_reg_port::AxilRegPort`]'s. A write is taken when address and
-//! data are both offered (`awready` and `wready` rise together, one cycle after both valids,
-//! and only while both are still offered); its response follows when the write is done: the
+//! data are both offered (`awready` and `wready` rise together, from a register, one cycle
+//! after both valids); its response follows when the write is done: the
 //! next cycle for a register, when the table has carried it out for a command (no other write
 //! is taken meanwhile). A read is taken one cycle after `arvalid` and answered the next. None
 //! while `rst` is high.
