@@ -27,6 +27,7 @@
 
 pub mod axil;
 pub mod board;
+pub mod comb_check;
 pub mod crc;
 pub mod engine;
 pub mod export;
