@@ -249,30 +249,31 @@ impl AxilOp {
     }
 }
 
-/// Port indices of the AXI4-Lite slave.
+/// Port indices of an AXI4-Lite slave: each field is the index of the port `<prefix>_<field>`.
 #[derive(Clone, Copy, Debug)]
-struct AxilPorts {
-    awaddr: usize,
-    awvalid: usize,
-    awready: usize,
-    wdata: usize,
-    wstrb: usize,
-    wvalid: usize,
-    wready: usize,
-    bresp: usize,
-    bvalid: usize,
-    bready: usize,
-    araddr: usize,
-    arvalid: usize,
-    arready: usize,
-    rdata: usize,
-    rresp: usize,
-    rvalid: usize,
-    rready: usize,
+pub struct AxilPorts {
+    pub awaddr: usize,
+    pub awvalid: usize,
+    pub awready: usize,
+    pub wdata: usize,
+    pub wstrb: usize,
+    pub wvalid: usize,
+    pub wready: usize,
+    pub bresp: usize,
+    pub bvalid: usize,
+    pub bready: usize,
+    pub araddr: usize,
+    pub arvalid: usize,
+    pub arready: usize,
+    pub rdata: usize,
+    pub rresp: usize,
+    pub rvalid: usize,
+    pub rready: usize,
 }
 
 impl AxilPorts {
-    fn find(sim: &dyn CycleSim, p: &str) -> Result<Self, String> {
+    /// The ports of the slave called `p` (`s_axil`).
+    pub fn find(sim: &dyn CycleSim, p: &str) -> Result<Self, String> {
         let f = |n: &str| sim.port(&format!("{p}_{n}"));
         Ok(AxilPorts {
             awaddr: f("awaddr")?,

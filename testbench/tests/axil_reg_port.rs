@@ -24,6 +24,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::axil::{axil_reg_port, PORT_ADDR_BITS};
+use sim::place::AxilPorts;
 use sim::{CycleSim, Engine};
 use std::collections::VecDeque;
 
@@ -33,25 +34,10 @@ const CMD_FIRST: u64 = 48;
 const UNMAPPED_FIRST: u64 = 56;
 const WORDS: usize = 1 << (PORT_ADDR_BITS - 2);
 
+/// The slave's ports and the register side's.
 struct Ports {
+    axil: AxilPorts,
     rst: usize,
-    awaddr: usize,
-    awvalid: usize,
-    awready: usize,
-    wdata: usize,
-    wstrb: usize,
-    wvalid: usize,
-    wready: usize,
-    bresp: usize,
-    bvalid: usize,
-    bready: usize,
-    araddr: usize,
-    arvalid: usize,
-    arready: usize,
-    rdata: usize,
-    rresp: usize,
-    rvalid: usize,
-    rready: usize,
     wr: usize,
     wr_addr: usize,
     wr_data: usize,
@@ -68,26 +54,9 @@ struct Ports {
 impl Ports {
     fn find(sim: &dyn CycleSim) -> Ports {
         let f = |n: &str| sim.port(n).unwrap();
-        let a = |n: &str| f(&format!("s_axil_{n}"));
         Ports {
+            axil: AxilPorts::find(sim, "s_axil").unwrap(),
             rst: f("rst"),
-            awaddr: a("awaddr"),
-            awvalid: a("awvalid"),
-            awready: a("awready"),
-            wdata: a("wdata"),
-            wstrb: a("wstrb"),
-            wvalid: a("wvalid"),
-            wready: a("wready"),
-            bresp: a("bresp"),
-            bvalid: a("bvalid"),
-            bready: a("bready"),
-            araddr: a("araddr"),
-            arvalid: a("arvalid"),
-            arready: a("arready"),
-            rdata: a("rdata"),
-            rresp: a("rresp"),
-            rvalid: a("rvalid"),
-            rready: a("rready"),
             wr: f("wr"),
             wr_addr: f("wr_addr"),
             wr_data: f("wr_data"),
@@ -166,31 +135,31 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
     // down, and is taken once both are offered again.
     let mut directed_taken = false;
     for (aw, w) in [(1, 1), (1, 0), (1, 0), (1, 1), (1, 1)] {
-        sim.set_u64(p.awaddr, 4);
-        sim.set_u64(p.wdata, 0x1234_5678);
-        sim.set_u64(p.wstrb, 0xF);
-        sim.set_u64(p.awvalid, aw);
-        sim.set_u64(p.wvalid, w);
+        sim.set_u64(p.axil.awaddr, 4);
+        sim.set_u64(p.axil.wdata, 0x1234_5678);
+        sim.set_u64(p.axil.wstrb, 0xF);
+        sim.set_u64(p.axil.awvalid, aw);
+        sim.set_u64(p.axil.wvalid, w);
         sim.eval();
         let wr = sim.get_u64(p.wr);
         sim.set_u64(p.b_give, wr);
         sim.eval();
         let taken = sim.get_u64(p.wr);
-        assert_eq!(sim.get_u64(p.awready), sim.get_u64(p.wready));
+        assert_eq!(sim.get_u64(p.axil.awready), sim.get_u64(p.axil.wready));
         assert!(taken == 0 || w == 1, "{engine}: a write taken while wvalid was withdrawn");
         if taken == 1 {
             directed_taken = true;
-            sim.set_u64(p.awvalid, 0);
-            sim.set_u64(p.wvalid, 0);
+            sim.set_u64(p.axil.awvalid, 0);
+            sim.set_u64(p.axil.wvalid, 0);
             sim.tick();
             break;
         }
         sim.tick();
     }
-    sim.set_u64(p.awvalid, 0);
-    sim.set_u64(p.wvalid, 0);
+    sim.set_u64(p.axil.awvalid, 0);
+    sim.set_u64(p.axil.wvalid, 0);
     sim.set_u64(p.b_give, 0);
-    sim.set_u64(p.bready, 1);
+    sim.set_u64(p.axil.bready, 1);
     for _ in 0..3 {
         sim.eval();
         sim.tick();
@@ -259,22 +228,22 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
         }
         let (aw, wv) = wcur.as_ref().map_or((false, false), |w| (w.aw_up, w.w_up));
         if let Some(w) = &wcur {
-            sim.set_u64(p.awaddr, w.addr);
-            sim.set_u64(p.wdata, w.data as u64);
-            sim.set_u64(p.wstrb, w.strb);
+            sim.set_u64(p.axil.awaddr, w.addr);
+            sim.set_u64(p.axil.wdata, w.data as u64);
+            sim.set_u64(p.axil.wstrb, w.strb);
         }
         let arv = rcur.as_ref().is_some_and(|r| r.up);
         if let Some(r) = &rcur {
-            sim.set_u64(p.araddr, r.addr);
+            sim.set_u64(p.axil.araddr, r.addr);
         }
         // In reset every valid is offered: nothing may be taken.
-        sim.set_u64(p.awvalid, (aw || in_rst) as u64);
-        sim.set_u64(p.wvalid, (wv || in_rst) as u64);
-        sim.set_u64(p.arvalid, (arv || in_rst) as u64);
+        sim.set_u64(p.axil.awvalid, (aw || in_rst) as u64);
+        sim.set_u64(p.axil.wvalid, (wv || in_rst) as u64);
+        sim.set_u64(p.axil.arvalid, (arv || in_rst) as u64);
         let bready = in_rst || rng.gen_range(0..3) != 0;
         let rready = in_rst || rng.gen_range(0..3) != 0;
-        sim.set_u64(p.bready, bready as u64);
-        sim.set_u64(p.rready, rready as u64);
+        sim.set_u64(p.axil.bready, bready as u64);
+        sim.set_u64(p.axil.rready, rready as u64);
         sim.set_u64(p.rst, in_rst as u64);
 
         // ---- The register block's side (combinational answers). ----
@@ -316,10 +285,26 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
         // ---- Checks. ----
         let ctx = format!("{engine} seed {seed} cycle {cycle}");
         // No AXI output may follow an AXI input within the cycle.
-        let outs = [p.awready, p.wready, p.arready, p.bvalid, p.bresp, p.rvalid, p.rdata, p.rresp];
+        let outs = [
+            p.axil.awready,
+            p.axil.wready,
+            p.axil.arready,
+            p.axil.bvalid,
+            p.axil.bresp,
+            p.axil.rvalid,
+            p.axil.rdata,
+            p.axil.rresp,
+        ];
         let ins = [
-            p.awaddr, p.awvalid, p.wdata, p.wstrb, p.wvalid, p.bready, p.araddr, p.arvalid,
-            p.rready,
+            p.axil.awaddr,
+            p.axil.awvalid,
+            p.axil.wdata,
+            p.axil.wstrb,
+            p.axil.wvalid,
+            p.axil.bready,
+            p.axil.araddr,
+            p.axil.arvalid,
+            p.axil.rready,
         ];
         let before: Vec<u64> = outs.iter().map(|&o| sim.get_u64(o)).collect();
         let held: Vec<u64> = ins.iter().map(|&i| sim.get_u64(i)).collect();
@@ -335,8 +320,9 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
         sim.eval();
         let g = |sim: &mut Box<dyn CycleSim>, port: usize| sim.get_u64(port) == 1;
         let (awr, wrdy, arr) =
-            (g(&mut sim, p.awready), g(&mut sim, p.wready), g(&mut sim, p.arready));
-        let (bv, rv, rd) = (g(&mut sim, p.bvalid), g(&mut sim, p.rvalid), g(&mut sim, p.rd));
+            (g(&mut sim, p.axil.awready), g(&mut sim, p.axil.wready), g(&mut sim, p.axil.arready));
+        let (bv, rv, rd) =
+            (g(&mut sim, p.axil.bvalid), g(&mut sim, p.axil.rvalid), g(&mut sim, p.rd));
         let pending = g(&mut sim, p.wr_pending);
         assert!(
             awr == wrdy && wr == (awr && aw && wv),
@@ -348,15 +334,18 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
         // A response offered and not taken stays, with its value (but across a reset).
         if !in_rst {
             if let Some(resp) = b_left {
-                assert!(bv && sim.get_u64(p.bresp) == resp, "{ctx}: a write response withdrawn");
+                assert!(
+                    bv && sim.get_u64(p.axil.bresp) == resp,
+                    "{ctx}: a write response withdrawn"
+                );
             }
             if let Some((d, resp)) = r_left {
-                let now = (sim.get_u64(p.rdata), sim.get_u64(p.rresp));
+                let now = (sim.get_u64(p.axil.rdata), sim.get_u64(p.axil.rresp));
                 assert!(rv && now == (d, resp), "{ctx}: a read response withdrawn or changed");
             }
         }
-        b_left = (bv && !bready).then(|| sim.get_u64(p.bresp));
-        r_left = (rv && !rready).then(|| (sim.get_u64(p.rdata), sim.get_u64(p.rresp)));
+        b_left = (bv && !bready).then(|| sim.get_u64(p.axil.bresp));
+        r_left = (rv && !rready).then(|| (sim.get_u64(p.axil.rdata), sim.get_u64(p.axil.rresp)));
         // Something moves while a transaction waits.
         let waiting = wcur.is_some() || rcur.is_some() || !want_b.is_empty() || !want_r.is_empty();
         let moved = wr || rd || (bv && bready) || (rv && rready);
@@ -408,7 +397,7 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
                     seen.immediate_latencies += 1;
                 }
                 if bready {
-                    assert_eq!(sim.get_u64(p.bresp), resp, "{ctx}: bresp");
+                    assert_eq!(sim.get_u64(p.axil.bresp), resp, "{ctx}: bresp");
                     seen.writes += 1;
                     seen.slverr_writes += (resp == 2) as u64;
                     want_b.pop_front();
@@ -423,8 +412,8 @@ fn run(engine: Engine, seed: u64, transactions: u64) {
                     assert_eq!(cycle - at, 2, "{ctx}: a read answered {} cycles after", cycle - at);
                 }
                 if rready {
-                    assert_eq!(sim.get_u64(p.rresp), resp, "{ctx}: rresp");
-                    assert_eq!(sim.get_u64(p.rdata) as u32, d, "{ctx}: rdata");
+                    assert_eq!(sim.get_u64(p.axil.rresp), resp, "{ctx}: rresp");
+                    assert_eq!(sim.get_u64(p.axil.rdata) as u32, d, "{ctx}: rdata");
                     seen.reads += 1;
                     seen.slverr_reads += (resp == 2) as u64;
                     want_r.pop_front();
