@@ -43,6 +43,20 @@ impl<'a> NoCombPaths<'a> {
         Ok(NoCombPaths { inner, inputs: ins, outputs: outs, checked: 0 })
     }
 
+    /// Wraps `inner` with every input but `clk` and `except` (`rst`, say) against every output.
+    pub fn every_port(inner: &'a mut dyn CycleSim, except: &[&str]) -> Result<Self, String> {
+        let pick = |dir: PortDir| -> Vec<String> {
+            inner
+                .ports()
+                .iter()
+                .filter(|p| p.dir == dir && p.name != "clk" && !except.contains(&p.name.as_str()))
+                .map(|p| p.name.clone())
+                .collect()
+        };
+        let (ins, outs) = (pick(PortDir::Input), pick(PortDir::Output));
+        Self::new(inner, &ins, &outs)
+    }
+
     fn read_outputs(&mut self) -> Vec<Vec<u64>> {
         let outs = self.outputs.clone();
         outs.iter()
