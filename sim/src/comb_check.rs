@@ -3,9 +3,16 @@
 //! "there must be no combinatorial paths between input and output signals" on a manager or
 //! subordinate interface; a test wraps a block and lists its AXI ports.
 //!
-//! At each `tick` it settles, reads the outputs, sets every listed input to its complement (in
-//! its width), settles, reads the outputs again, and panics naming the first output that
-//! moved; then it restores the inputs, settles, and ticks. Two extra settles per cycle.
+//! At each `tick` it settles and reads the outputs; then, with every listed input complemented
+//! at once and with each listed input complemented alone (the others as set), it settles and
+//! reads them again, and panics naming the first output that moved and the inputs flipped;
+//! then it restores the inputs, settles, and ticks: `inputs + 2` extra settles per cycle.
+//! Flipping one input alone finds paths that flipping all of them hides (an output `a ^ b`,
+//! `a == b`); flipping all finds one that needs two inputs to change (`a & b` with both 0).
+//!
+//! A simulation check: it sees a path only in the states the run reaches, and only from
+//! inputs listed (tests leave `rst` out: it forces readies and valids low in its cycle, as the
+//! tops' convention says).
 
 use crate::{words_for, CycleSim, Port, PortDir};
 
@@ -97,21 +104,30 @@ impl CycleSim for NoCombPaths<'_> {
                 w
             })
             .collect();
-        for (&i, v) in ins.iter().zip(&held) {
-            let flipped: Vec<u64> = v.iter().map(|w| !w).collect();
-            self.inner.set(i, &flipped);
-        }
-        self.inner.eval();
-        let after = self.read_outputs();
-        for (k, (b, a)) in before.iter().zip(&after).enumerate() {
-            if b != a {
-                let p = &self.inner.ports()[self.outputs[k]];
+        let flip = |v: &Vec<u64>| -> Vec<u64> { v.iter().map(|w| !w).collect() };
+        // Every input at once, then each alone.
+        for k in 0..=ins.len() {
+            for (j, (&i, v)) in ins.iter().zip(&held).enumerate() {
+                let flipped = k == 0 || j == k - 1;
+                self.inner.set(i, &if flipped { flip(v) } else { v.clone() });
+            }
+            self.inner.eval();
+            let after = self.read_outputs();
+            if let Some(o) = before.iter().zip(&after).position(|(b, a)| b != a) {
+                let p = &self.inner.ports()[self.outputs[o]];
+                let which = if k == 0 {
+                    "every listed input".to_string()
+                } else {
+                    self.inner.ports()[ins[k - 1]].name.clone()
+                };
                 panic!(
-                    "{}: cycle {}: output {} follows an input combinationally ({b:x?} -> {a:x?} \
-                     with every listed input flipped)",
+                    "{}: cycle {}: output {} follows an input combinationally ({:x?} -> {:x?} \
+                     with {which} flipped)",
                     self.inner.engine(),
                     self.inner.cycles(),
-                    p.name
+                    p.name,
+                    before[o],
+                    after[o]
                 );
             }
         }

@@ -198,21 +198,40 @@ mod comb_check {
     use sim::comb_check::NoCombPaths;
     use sim::{CycleSim, Port, PortDir};
 
-    /// A two-port block: `y` is `a` (combinational) or `a` of the last edge (registered).
+    /// What the fake block's output `y` is.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Y {
+        /// `a` at the last edge.
+        Registered,
+        /// `a`.
+        A,
+        /// `a ^ b`: hidden when both flip.
+        Xor,
+        /// `a & b`: with both 0, seen only when both flip.
+        And,
+        /// `rst`.
+        Rst,
+    }
+
+    /// A block with 3-bit inputs `a`, `b`, `rst` and an output `y`.
     struct Fake {
         ports: Vec<Port>,
-        a: u64,
+        v: [u64; 3],
         q: u64,
-        registered: bool,
+        y: Y,
         cycles: u64,
     }
 
     impl Fake {
-        fn new(registered: bool) -> Self {
+        fn new(y: Y) -> Self {
             let p = |n: &str, dir| Port { name: n.into(), hdl_name: n.into(), width: 3, dir };
-            let ports =
-                vec![p("a", PortDir::Input), p("rst", PortDir::Input), p("y", PortDir::Output)];
-            Fake { ports, a: 0, q: 0, registered, cycles: 0 }
+            let ports = vec![
+                p("a", PortDir::Input),
+                p("b", PortDir::Input),
+                p("rst", PortDir::Input),
+                p("y", PortDir::Output),
+            ];
+            Fake { ports, v: [0; 3], q: 0, y, cycles: 0 }
         }
     }
 
@@ -224,21 +243,22 @@ mod comb_check {
             &self.ports
         }
         fn set(&mut self, port: usize, value: &[u64]) {
-            if port == 0 {
-                self.a = value[0] & 7;
-            }
+            self.v[port] = value[0] & 7;
         }
         fn get(&mut self, port: usize, out: &mut [u64]) {
-            out[0] = match port {
-                0 => self.a,
-                2 if self.registered => self.q,
-                2 => self.a,
-                _ => 0,
+            let [a, b, rst] = self.v;
+            out[0] = match (port, self.y) {
+                (0..=2, _) => self.v[port],
+                (_, Y::Registered) => self.q,
+                (_, Y::A) => a,
+                (_, Y::Xor) => a ^ b,
+                (_, Y::And) => a & b,
+                (_, Y::Rst) => rst,
             };
         }
         fn eval(&mut self) {}
         fn tick(&mut self) {
-            self.q = self.a;
+            self.q = self.v[0];
             self.cycles += 1;
         }
         fn cycles(&self) -> u64 {
@@ -246,32 +266,54 @@ mod comb_check {
         }
     }
 
-    fn run(registered: bool) -> u64 {
-        let mut fake = Fake::new(registered);
+    /// Four edges with `a` (and `b`, `rst`) set to values; the register takes what was set.
+    fn run(y: Y, values: &[(u64, u64)]) -> u64 {
+        let mut fake = Fake::new(y);
         let mut sim = NoCombPaths::every_port(&mut fake, &["rst"]).unwrap();
-        for v in [1, 5, 2, 7] {
-            sim.set_u64(0, v);
+        for &(a, b) in values {
+            sim.set_u64(0, a);
+            sim.set_u64(1, b);
+            sim.set_u64(2, a);
             sim.tick();
-            // The inputs are restored before the edge: the register took the value set.
-            assert_eq!(sim.get_u64(2) & 7, v);
+            assert_eq!((sim.get_u64(0), sim.get_u64(1)), (a, b), "inputs restored");
+            if y == Y::Registered {
+                assert_eq!(sim.get_u64(3), a, "the edge took the inputs as set");
+            }
         }
         sim.checked
     }
 
     #[test]
     fn a_registered_output_passes() {
-        assert_eq!(run(true), 4);
+        assert_eq!(run(Y::Registered, &[(1, 2), (5, 5), (2, 0), (7, 7)]), 4);
+    }
+
+    #[test]
+    fn an_output_of_rst_left_out_passes() {
+        assert_eq!(run(Y::Rst, &[(1, 2), (5, 5)]), 2);
     }
 
     #[test]
     #[should_panic(expected = "output y follows an input combinationally")]
     fn a_combinational_output_is_found() {
-        run(false);
+        run(Y::A, &[(1, 2)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "with a flipped")]
+    fn an_output_of_two_inputs_that_cancel_when_both_flip_is_found_by_one_flip() {
+        run(Y::Xor, &[(1, 2)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "with every listed input flipped")]
+    fn an_output_that_needs_both_inputs_to_change_is_found_by_flipping_all() {
+        run(Y::And, &[(0, 0)]);
     }
 
     #[test]
     fn ports_must_have_the_direction_named() {
-        let mut fake = Fake::new(true);
+        let mut fake = Fake::new(Y::Registered);
         let e = NoCombPaths::new(&mut fake, &["y".into()], &["a".into()]).err().unwrap();
         assert!(e.contains("not an input"), "{e}");
     }
