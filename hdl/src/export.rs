@@ -380,12 +380,113 @@ pub fn top_ports(top: &dyn Block) -> Vec<Port> {
 
 /// Exports a connected-or-not rust-hdl block as module `name`: checks it (`check_all`), renames
 /// its modules and wraps it with AXI4-Stream port names. `header` becomes the file's comment.
+/// A block whose export this process made already (the same [`ExportKey`]) gets that export
+/// again without generating it.
 pub fn export_block<T: Block>(
     name: &str,
     top: &mut T,
     header: &str,
 ) -> Result<ExportedTop, String> {
     top.connect_all();
+    let key = ExportKey::of(name, header, top);
+    let cache = EXPORTS.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(hit.clone());
+    }
+    let out = export_block_uncached(name, top, header)?;
+    cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, out.clone());
+    Ok(out)
+}
+
+/// The exports this process made, by [`ExportKey`]: a test builds the same model many times
+/// (one simulation per case), and rust-hdl's Verilog generation compiles a regular expression per
+/// identifier it writes, which was 70 % of the time of a test that builds 42 delineator models
+/// (stop 78, `perf`).
+static EXPORTS: std::sync::OnceLock<
+    std::sync::Mutex<std::collections::HashMap<ExportKey, ExportedTop>>,
+> = std::sync::OnceLock::new();
+
+/// Everything [`export_block_uncached`]'s text depends on, hashed (two 64-bit SipHash
+/// digests with different prefixes): the name and header, and what rust-hdl's
+/// `generate_verilog` and `check_all` and [`top_ports`] read from the tree, in visiting order:
+/// every scope's and namespace's name and its `hdl()` code, every signal's name, kind, width,
+/// connection and type descriptor, and a constant's value (names and texts quoted, so the
+/// stream cannot be read two ways). A block built with other parameters differs in one of these
+/// (a parameter reaches the Verilog only through a constant, a width or the code; this
+/// project's own `hdl()` texts, `BlockRam`'s and `LutRam`'s, print their sizes).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct ExportKey(u64, u64);
+
+impl ExportKey {
+    fn of<T: Block>(name: &str, header: &str, top: &T) -> ExportKey {
+        use std::hash::Hasher;
+        let mut probe = KeyProbe {
+            a: std::collections::hash_map::DefaultHasher::new(),
+            b: std::collections::hash_map::DefaultHasher::new(),
+        };
+        probe.b.write_u8(0x5a);
+        probe.feed(format_args!("{name:?} {header:?}"));
+        top.accept("top", &mut probe);
+        ExportKey(probe.a.finish(), probe.b.finish())
+    }
+}
+
+/// A [`Probe`] that feeds what it visits, formatted, into two hashers.
+struct KeyProbe {
+    a: std::collections::hash_map::DefaultHasher,
+    b: std::collections::hash_map::DefaultHasher,
+}
+
+impl KeyProbe {
+    fn feed(&mut self, args: std::fmt::Arguments) {
+        use std::fmt::Write;
+        // Writing into a hasher cannot fail.
+        let _ = self.write_fmt(args);
+    }
+}
+
+impl std::fmt::Write for KeyProbe {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        use std::hash::Hasher;
+        self.a.write(s.as_bytes());
+        self.b.write(s.as_bytes());
+        Ok(())
+    }
+}
+
+impl Probe for KeyProbe {
+    fn visit_start_scope(&mut self, name: &str, node: &dyn Block) {
+        self.feed(format_args!("<scope {name:?} {:?}>", node.hdl()));
+    }
+    fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+        self.feed(format_args!("<ns {name:?}>"));
+    }
+    fn visit_atom(&mut self, name: &str, s: &dyn Atom) {
+        // A signal's value reaches the text only for a constant (`localparam`): a block
+        // simulated before its export is the same block.
+        let value = (s.kind() == AtomKind::Constant).then(|| s.verilog());
+        self.feed(format_args!(
+            "<atom {name:?} {:?} {} {} {:?} {:?}>",
+            s.kind(),
+            s.bits(),
+            s.connected(),
+            s.descriptor(),
+            value
+        ));
+    }
+    fn visit_end_namespace(&mut self, name: &str, _node: &dyn Block) {
+        self.feed(format_args!("</ns {name:?}>"));
+    }
+    fn visit_end_scope(&mut self, name: &str, _node: &dyn Block) {
+        self.feed(format_args!("</scope {name:?}>"));
+    }
+}
+
+fn export_block_uncached<T: Block>(
+    name: &str,
+    top: &mut T,
+    header: &str,
+) -> Result<ExportedTop, String> {
     check_all(top).map_err(|e| format!("{name}: rust-hdl check failed: {e:?}"))?;
     let raw = generate_verilog(top);
     let ports = top_ports(top);

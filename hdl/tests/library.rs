@@ -626,6 +626,76 @@ mod export {
     fn unsupported_width_is_an_error() {
         assert!(crc_calc_spec(CRC32C, 12).unwrap_err().contains("width 12"));
     }
+
+    /// `export_block` reuses an export made earlier in the process only for the same block:
+    /// blocks of one type and one name built with other runtime parameters (the polynomial: other
+    /// constants; the engine's options: other sub-blocks and code) get their own text, and each
+    /// gets the same text again on a second export.
+    #[test]
+    fn export_block_reuses_an_export_only_for_the_same_block() {
+        use golden::crc::CRC32_ETHERNET;
+        use hdl::crc::engine::{CrcEngine, EngineOptions};
+        let calc = |def| export_block("x", &mut hdl::crc::CrcCalc::<8, 64>::new(def), "h").unwrap();
+        let engine = |group_bytes, resumable| {
+            let opts = EngineOptions { group_bytes, resumable };
+            export_block("y", &mut CrcEngine::<8, 64>::with_options(&CRC32C, opts), "h").unwrap()
+        };
+        let texts = [
+            calc(&CRC32C).verilog,
+            calc(&CRC32_ETHERNET).verilog,
+            engine(2, false).verilog,
+            engine(4, false).verilog,
+            engine(2, true).verilog,
+        ];
+        for (i, a) in texts.iter().enumerate() {
+            for b in &texts[i + 1..] {
+                assert_ne!(a, b, "two blocks got one text");
+            }
+        }
+        assert_eq!(calc(&CRC32C).verilog, texts[0]);
+        assert_eq!(calc(&CRC32_ETHERNET).verilog, texts[1]);
+        assert_eq!(engine(2, false).verilog, texts[2]);
+        assert_eq!(engine(4, false).verilog, texts[3]);
+        assert_eq!(engine(2, true).verilog, texts[4]);
+        // The header and the name are part of the text, so part of the key.
+        let other = export_block("x", &mut hdl::crc::CrcCalc::<8, 64>::new(&CRC32C), "g").unwrap();
+        assert_ne!(other.verilog, texts[0]);
+        let renamed =
+            export_block("z", &mut hdl::crc::CrcCalc::<8, 64>::new(&CRC32C), "h").unwrap();
+        assert!(renamed.verilog.contains("module z ("), "the cached text of x came back");
+        // Two blocks with the same signals whose code differs.
+        let pass = export_block("c", &mut Pass::default(), "h").unwrap().verilog;
+        let invert = export_block("c", &mut Invert::default(), "h").unwrap().verilog;
+        assert_ne!(pass, invert, "the code is part of the key");
+    }
+
+    use rust_hdl::prelude::*;
+
+    #[derive(LogicBlock, Default)]
+    struct Pass {
+        a: Signal<In, Bit>,
+        y: Signal<Out, Bit>,
+    }
+
+    impl Logic for Pass {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.y.next = self.a.val();
+        }
+    }
+
+    #[derive(LogicBlock, Default)]
+    struct Invert {
+        a: Signal<In, Bit>,
+        y: Signal<Out, Bit>,
+    }
+
+    impl Logic for Invert {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.y.next = !self.a.val();
+        }
+    }
 }
 
 // ---- src/keep_words.rs ----
