@@ -11,14 +11,16 @@
 #   make bench      benchmarks; numbers under build/bench/
 #   make rx-campaign  the golden receiver's invariant over ~100x the connections of make test
 #   make test-long  10^5 segments in any order per width (8, 64) through rnic_rx on
-#                   Verilator, rnic_rx's engines in lockstep at W = 32/64, mpa_tx's 10^4
+#                   Verilator, rnic_rx's engines in lockstep at W = 4/16/32/64 and the
+#                   HX8K board's, mpa_tx's 10^4
 #                   FPDUs per width, mpa_rx's vectors cut at every octet on the model, the floors of
 #                   fpga/timing_floor_long.txt, the ULX3S bitstream; CI runs it after make test
 #   make test-x-initial  the Verilator tests at W = 8 with random initial register values;
 #                   CI runs it (RNIC_X_INITIAL_ALL=1: every W)
 #   make test-extra  the #[ignore] rows not in CI: the rust-hdl model's rnic_rx rows with
 #                   segments in any order, PlaceReassembly and PlaceLocate beyond W = 8 (and
-#                   16), their Verilator rows at W = 4/16/32, Yosys's check at W = 4/16/32/64
+#                   16), their Verilator rows at W = 4/16/32, MpaRxCtx's and MpaRxTable's
+#                   model rows at W = 16/32, Yosys's check at W = 4/16/32/64
 #   make deps       install the tools: Debian packages (apt) and the project-local .venv (pip)
 
 SHELL := /bin/bash
@@ -182,10 +184,11 @@ rx-campaign:
 # beside them on one thread; cargo test runs them one binary after the other.
 LONG_ENV := RNIC_CAMPAIGN_SEGMENTS=80000 RNIC_CAMPAIGN_SEGMENTS_OFF=20000
 # The #[ignore] rows test-long runs on one thread beside the campaigns: rnic_rx's lockstep at
-# W = 32 and 64, mpa_tx's 10^4 FPDUs per width on Verilator, mpa_rx's vectors cut at every
-# octet on the rust-hdl model at W = 8 (the last two moved from make test at stop 76).
+# W = 4, 16, 32 and 64, mpa_tx's 10^4 FPDUs per width on Verilator, mpa_rx's vectors cut at every
+# octet on the rust-hdl model at W = 8 (the last two moved from make test at stop 76), the HX8K
+# board's lockstep (rnic_rx's at W = 4 and 16 and this one moved at stop 78).
 LONG_IGNORED := (binary(rnic_rx) & test(lockstep)) | (binary(mpa_tx) & test(1e4)) | \
-	(binary(mpa_rx) & test(every_octet_rusthdl))
+	(binary(mpa_rx) & test(every_octet_rusthdl)) | (binary(board) & test(hx8k_board_engines_in_lockstep))
 LONG_RUN := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && \
 	echo "nextest run --workspace --no-fail-fast" || echo "")
 test-long: deps
@@ -206,7 +209,8 @@ test-long: deps
 	  $(LONG_ENV) $(CARGO) test --workspace --test rnic_rx campaign -- --nocapture && \
 	  $(CARGO) test --workspace --test rnic_rx lockstep -- --ignored && \
 	  $(CARGO) test --workspace --test mpa_tx 1e4 -- --ignored && \
-	  $(CARGO) test --workspace --test mpa_rx every_octet -- --ignored; \
+	  $(CARGO) test --workspace --test mpa_rx every_octet -- --ignored && \
+	  $(CARGO) test --workspace --test board hx8k_board_engines_in_lockstep -- --ignored; \
 	fi; \
 	t=$$?; wait; echo "== Fmax floors (long) and bitstream =="; cat $(BUILD)/fpga-long.log; \
 	f=$$(cat $(BUILD)/fpga-long.rc); echo "campaigns: exit $$t; Fmax floors (long) and bitstream: exit $$f"; \
@@ -217,13 +221,16 @@ test-long: deps
 # 32 and 64 and PlaceLocate's at W = 4, 32 and 64, each against the golden receiver; both
 # blocks' Verilator rows at W = 4, 16 and 32 (rnic_rx, which holds them, runs on Verilator at
 # every W in make test); RxVerify::with_context()'s Verilator rows at W = 4, 16 and 32
-# (MpaRxCtx, which holds it, runs on Verilator at every W in make test); Yosys's check of
+# (MpaRxCtx, which holds it, runs on Verilator at every W in make test); the rust-hdl rows of
+# MpaRxCtx and MpaRxTable at W = 16 and 32 (MpaRxConns, which holds both, runs on it at every W
+# in make test); Yosys's check of MpaRxCtx, MpaRxTable, MpaRxConns and RxVerify::with_context()
+# at W = 64 (make test: W = 4, and the lint at both); Yosys's check of
 # every top at W = 4, 16, 32 and 64 (make test: W = 8,
 # and Verilator lint at every W). In make test the lockstep tests tie the two engines together
 # output by output at W = 4, 8 and 16 (at W = 8 with placement on too).
 test-extra: deps
 	$(CARGO) $(TEST_RUN) --test rnic_rx --test place_reassembly --test place_locate \
-	    --test export --test rx_verify -- --ignored --skip lockstep
+	    --test export --test rx_verify --test mpa_rx_ctx -- --ignored --skip lockstep
 
 # Every Verilator test of the tops and of PlaceReassembly at W = 8 with random initial
 # register values (RNIC_VERILATOR_X=unique, see sim/src/verilator.rs): the same Verilator

@@ -35,26 +35,48 @@ pub fn next_connection(
 macro_rules! check_block_verilog_w4_w64 {
     ($prefix:literal, $ty:ident, $ctor:ident) => {
         for w in [4usize, 64] {
-            let name = format!(concat!($prefix, "_w{}"), w);
-            let v = hdl::with_width!(w, |W, B| {
-                let mut b = $ty::<W, B>::$ctor();
-                hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
-            });
-            $crate::check_block_verilog(&name, &v);
+            $crate::check_block_verilog_at!(w, $prefix, $ty, $ctor, $crate::check_block_verilog);
         }
     };
+}
+
+/// Exports a block that is not a top at width `$w` as [`check_block_verilog_w4_w64`] does and
+/// runs `$check` on it ([`check_block_verilog`] or [`lint_block_verilog`]).
+#[macro_export]
+macro_rules! check_block_verilog_at {
+    ($w:expr, $prefix:literal, $ty:ident, $ctor:ident, $check:path) => {{
+        let w: usize = $w;
+        let name = format!(concat!($prefix, "_w{}"), w);
+        let v = hdl::with_width!(w, |W, B| {
+            let mut b = $ty::<W, B>::$ctor();
+            hdl::export::export_block(&name, &mut b, "test").unwrap().verilog
+        });
+        $check(&name, &v);
+    }};
 }
 
 /// Writes `verilog`, the export of a block called `name` that is not a top (so not in
 /// `export.rs`'s lists), under `target/testbench/<name>/` and runs Yosys `check -assert` and
 /// Verilator's lint with width warnings on it.
 pub fn check_block_verilog(name: &str, verilog: &str) {
+    let file = write_block_verilog(name, verilog);
+    sim::tools::yosys_check(&file, name).unwrap();
+    sim::tools::verilator_lint(&file, name).unwrap();
+}
+
+/// [`check_block_verilog`] without Yosys: Verilator's lint only. For the largest blocks at W = 64,
+/// whose Yosys check (9 to 12 s each) runs in `make test-extra`.
+pub fn lint_block_verilog(name: &str, verilog: &str) {
+    let file = write_block_verilog(name, verilog);
+    sim::tools::verilator_lint(&file, name).unwrap();
+}
+
+fn write_block_verilog(name: &str, verilog: &str) -> std::path::PathBuf {
     let dir = sim::workspace_root().join("target/testbench").join(name);
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{name}.v"));
     std::fs::write(&file, verilog).unwrap();
-    sim::tools::yosys_check(&file, name).unwrap();
-    sim::tools::verilator_lint(&file, name).unwrap();
+    file
 }
 
 /// `n` random messages with lengths uniform in `lens`.

@@ -296,7 +296,17 @@ fn ulx3s_board_engines_in_lockstep() {
     board_in_lockstep(Board::Ulx3s);
 }
 
+/// The HX8K board's script on the exported Verilog alone; its engines in lockstep (the rust-hdl
+/// model's half of that test is most of its 32 s) run in `make test-long`.
 #[test]
+fn hx8k_board_script_on_verilator() {
+    let core = board_core(Engine::Verilator, Board::Hx8k).unwrap();
+    let trace = board_script_on(core, "hx8k verilator", Board::Hx8k);
+    assert!(trace.len() >= 2, "the script ran");
+}
+
+#[test]
+#[ignore = "the rust-hdl model in lockstep: make test-long (moved at stop 78)"]
 fn hx8k_board_engines_in_lockstep() {
     board_in_lockstep(Board::Hx8k);
 }

@@ -1375,7 +1375,8 @@ fn rnic_rx_w8_reset_with_traffic_and_restart() {
 
 /// Both engines on the same stimulus, every output compared every cycle: a fault, an in-order
 /// connection, one with segments in any order and (at W = 8) one with out-of-order placement
-/// on (W = 8; W = 4 and 16 in the next test, 32 and 64 in `make test-long`). At W = 8 this is what ties the
+/// on (W = 8; W = 4 and 16 in the next test and 32 and 64 in the one after, both in `make
+/// test-long`, which CI runs). At W = 8 this is what ties the
 /// rust-hdl model to the golden receiver for segments in any order in `make test`: the rust-hdl
 /// rows of the segment-order tests (41 to 156 s each at W = 8) run in `make test-extra`,
 /// Verilator runs them at every W.
@@ -1429,6 +1430,7 @@ fn rnic_rx_w8_engines_in_lockstep() {
 }
 
 #[test]
+#[ignore = "the rust-hdl model at W = 4 and 16 in lockstep: make test-long (moved at stop 78)"]
 fn rnic_rx_w4_and_w16_engines_in_lockstep() {
     engines_in_lockstep(4);
     engines_in_lockstep(16);
