@@ -1,4 +1,5 @@
-//! Static checks of exported Verilog: Yosys `check -assert` and Verilator lint; reading a
+//! Static checks of exported Verilog: Yosys `check -assert`, the tops' structural check for
+//! combinational input-to-output paths ([`yosys_check_top`]) and Verilator lint; reading a
 //! module's ports from Verilog text ([`module_ports`]).
 //!
 //! Yosys: `$RNIC_YOSYS` if set (a yowasp build is recognised by its name), else `yosys` on `PATH`
@@ -64,6 +65,80 @@ pub fn yosys_check(file: &Path, top: &str) -> Result<(), String> {
             String::from_utf8_lossy(&out.stderr)
         ))
     }
+}
+
+/// The cells whose outputs change only at a clock edge, in a design after Yosys's `proc` and
+/// `flatten`: a combinational path ends at them. Flip-flops with an asynchronous set, reset or
+/// load and latches are not in the list, so a path through them counts (their asynchronous
+/// inputs are paths; their data input is counted too, conservatively; the tops have none: their
+/// reset is synchronous). A memory read port is not in it either: after `proc` every read port
+/// is asynchronous (`$memrd` or `$memrd_v2` with `CLK_ENABLE` 0; a registered read is such a
+/// port followed by a `$dff`), so its address reaches its data in the same cycle, while written
+/// data reaches it only through the clock edge (a write port has no output).
+/// [`yosys_check_top`] fails if it finds a synchronous read port or a merged memory (`$mem`,
+/// `$mem_v2`), which this reading would miss.
+const STATE_CELLS: &str = "$dff,$dffe,$sdff,$sdffe,$sdffce,$ff";
+
+/// [`yosys_check`] and, in the same Yosys run, the structural check that no output of `top`
+/// depends combinationally on an input: from every input but `clk` and those in `allowed`, the
+/// output cone through every cell that holds no state (`%co*` without [`STATE_CELLS`]) must
+/// reach no output port. AXI A3.2.1 and the AXI4-Stream convention ask this of every
+/// handshake (a ready or valid from registers); the tops keep it for every output, `rst`
+/// excepted (their readies and valids are low in its cycle). The check is conservative: it
+/// follows whole wires and whole cells, so a path it reports may be one no input value
+/// sensitizes; unlike `sim::comb_check::NoCombPaths` (a simulation check) it covers every
+/// state. Fails naming each output reached and the inputs that reach it.
+pub fn yosys_check_top(file: &Path, top: &str, allowed: &[&str]) -> Result<(), String> {
+    let (mut cmd, wasm) = yosys_command();
+    let root = workspace_root();
+    let name = if wasm { file.strip_prefix(&root).unwrap_or(file) } else { file };
+    let sources: String =
+        std::iter::once("clk").chain(allowed.iter().copied()).map(|p| format!(" w:{p}")).collect();
+    let unions = " %u".repeat(allowed.len());
+    let from = format!("i:*{sources}{unions} %d");
+    let script = format!(
+        "read_verilog {}; hierarchy -check -top {top}; proc; flatten; check -assert; \
+         select -assert-none t:$mem t:$mem_v2 %u; \
+         select -assert-none t:$memrd t:$memrd_v2 %u r:CLK_ENABLE=1 %i; \
+         select -list {from} %co*:-{STATE_CELLS} o:* %i",
+        name.display()
+    );
+    let out = cmd
+        .args(["-p", &script])
+        .output()
+        .map_err(|e| format!("cannot run yosys (apt-get install yosys, or set RNIC_YOSYS): {e}"))?;
+    let log = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        // The log's end: the failing pass and its messages.
+        let lines: Vec<&str> = log.lines().collect();
+        let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("yosys check of {} failed:\n{tail}\n{err}", file.display()));
+    }
+    let prefix = format!("{top}/");
+    let reached: Vec<&str> = log.lines().filter_map(|l| l.trim().strip_prefix(&prefix)).collect();
+    if reached.is_empty() {
+        return Ok(());
+    }
+    // Which inputs reach each output: its input cone through the same cells.
+    let mut why = vec![];
+    for o in &reached {
+        let (mut cmd, _) = yosys_command();
+        let script = format!(
+            "read_verilog {}; hierarchy -check -top {top}; proc; flatten; \
+             select -list w:{o} %ci*:-{STATE_CELLS} {from} %i",
+            name.display()
+        );
+        let out = cmd.args(["-p", &script]).output().map_err(|e| format!("yosys: {e}"))?;
+        let log = String::from_utf8_lossy(&out.stdout);
+        let ins: Vec<&str> = log.lines().filter_map(|l| l.trim().strip_prefix(&prefix)).collect();
+        why.push(format!("{o} <- {}", ins.join(", ")));
+    }
+    Err(format!(
+        "{}: combinational paths from inputs to outputs (Yosys, structural):\n  {}",
+        file.display(),
+        why.join("\n  ")
+    ))
 }
 
 /// `verilator --lint-only -Wall` minus [`LINT_OFF`]; any warning fails.

@@ -318,3 +318,84 @@ mod comb_check {
         assert!(e.contains("not an input"), "{e}");
     }
 }
+
+// ---- src/tools.rs: the structural check for combinational paths ----
+mod yosys_comb_paths {
+    use sim::tools::yosys_check_top;
+
+    /// Module `t` with the body `body` (ports: clk, rst, a, b, c[1:0] in, y, z out, plus
+    /// whatever `body` declares), checked with `allowed` inputs left out.
+    fn check(tag: &str, body: &str, allowed: &[&str]) -> Result<(), String> {
+        let dir = sim::workspace_root().join("target/testbench/yosys_comb_paths");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{tag}.v"));
+        let text = format!(
+            "module sub(input clk, input d, input e, output reg q, output f);\n\
+             always @(posedge clk) q <= d;\n  assign f = q & e;\nendmodule\n\
+             module t(input clk, input rst, input a, input b, input [1:0] c, output y, output z);\n\
+             {body}\nendmodule\n"
+        );
+        std::fs::write(&file, text).unwrap();
+        yosys_check_top(&file, "t", allowed)
+    }
+
+    #[test]
+    fn registered_outputs_pass() {
+        let body =
+            "reg r, s; always @(posedge clk) begin r <= a & b; s <= rst ? 1'b0 : c[0]; end\n\
+                    assign y = r; assign z = s;";
+        check("registered", body, &[]).unwrap();
+    }
+
+    #[test]
+    fn an_asynchronous_reset_is_a_path() {
+        let body = "reg r, s; always @(posedge clk) r <= a;\n\
+                    always @(posedge clk or posedge b) if (b) s <= 1'b0; else s <= r;\n\
+                    assign y = r; assign z = s;";
+        let e = check("async_reset", body, &[]).unwrap_err();
+        assert!(e.contains("z <- b"), "{e}");
+        assert!(!e.contains("y <-"), "{e}");
+    }
+
+    #[test]
+    fn an_output_of_an_input_is_found_and_named() {
+        let e = check(
+            "wire",
+            "reg r; always @(posedge clk) r <= a;\nassign y = r; assign z = b | r;",
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.contains("z <- b"), "{e}");
+        assert!(!e.contains("y <-"), "{e}");
+    }
+
+    #[test]
+    fn a_path_through_a_submodule_is_found() {
+        let body =
+            "wire q, f; sub s(.clk(clk), .d(a), .e(b), .q(q), .f(f));\nassign y = q; assign z = f;";
+        let e = check("sub", body, &[]).unwrap_err();
+        assert!(e.contains("z <- b"), "{e}");
+        assert!(!e.contains("y <-") && !e.contains(" a"), "{e}");
+    }
+
+    #[test]
+    fn an_allowed_input_is_left_out() {
+        let body = "reg r; always @(posedge clk) r <= a;\nassign y = r & !rst; assign z = r;";
+        check("rst_allowed", body, &["rst"]).unwrap();
+        let e = check("rst_not_allowed", body, &[]).unwrap_err();
+        assert!(e.contains("y <- rst"), "{e}");
+    }
+
+    #[test]
+    fn an_asynchronous_memory_read_is_a_path_and_a_registered_one_is_not() {
+        let lut = "reg [1:0] m [0:3]; reg [1:0] p; always @(posedge clk) begin m[p] <= {a, b}; p <= p + 1; end\n\
+                   wire [1:0] q = m[c]; assign y = q[0]; assign z = 1'b0;";
+        let e = check("lutram", lut, &[]).unwrap_err();
+        assert!(e.contains("y <- c"), "{e}");
+        // The written data reaches the read data only through the clock edge.
+        assert!(!e.contains(" a") && !e.contains(" b"), "{e}");
+        let bram = "reg [1:0] m [0:3]; reg [1:0] q; always @(posedge clk) begin m[c] <= {a, b}; q <= m[c]; end\n\
+                    assign y = q[0]; assign z = q[1];";
+        check("bram", bram, &[]).unwrap();
+    }
+}
