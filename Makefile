@@ -35,7 +35,7 @@ BUILD := build
 VENV := .venv
 VENV_STAMP := $(VENV)/.installed
 WIDTHS := 4 8 16 32 64
-SYNTH_TOPS := mpa_crc32c mpa_tx mpa_rx rnic_rx
+SYNTH_TOPS := mpa_crc32c mpa_tx mpa_rx mpa_rx_conns rnic_rx
 # rnic_rx (about 14,000 LUT4) is larger than the HX8K: not tried there.
 ICE40_TOPS := mpa_crc32c mpa_tx mpa_rx
 ICE40_WIDTHS := 4 8 16

@@ -20,6 +20,8 @@ use crate::comb_shadow::shadow_combinational_blocks;
 use crate::crc::CrcCalc;
 use crate::place::rnic_rx::{RnicRx, POSTED_SLOT_BITS, STAG_INDEX_BITS};
 use crate::rx::mpa_rx::{buffer_bits, MpaRx};
+use crate::rx::mpa_rx_conns::MpaRxConns;
+use crate::rx::mpa_rx_table::MpaRxTable;
 use crate::tx::mpa_tx::MpaTx;
 use golden::crc::{CrcDef, CRC32C, CRC32_ETHERNET, CRC32_WILLIAMS};
 use rust_hdl::prelude::*;
@@ -69,6 +71,9 @@ pub enum TopKind {
     MpaTx,
     /// The receive datapath [`MpaRx`] with a 16 KiB release buffer ([`buffer_bits`]).
     MpaRx,
+    /// `mpa_rx` for 16 connections behind AXI4-Lite registers [`MpaRxConns`] (a 16 KiB release
+    /// buffer cut into 16 regions).
+    MpaRxConns,
     /// The receive side of the RNIC [`RnicRx`] (`mpa_rx` with its 16 KiB buffer, 256 STags, 64
     /// posted buffers per queue).
     RnicRx,
@@ -92,6 +97,7 @@ impl TopSpec {
             TopKind::CrcCalc(def) => format!("{}_w{}", crc_top_stem(&def), self.width),
             TopKind::MpaTx => format!("mpa_tx_w{}", self.width),
             TopKind::MpaRx => format!("mpa_rx_w{}", self.width),
+            TopKind::MpaRxConns => format!("mpa_rx_conns_w{}", self.width),
             TopKind::RnicRx => format!("rnic_rx_w{}", self.width),
             TopKind::Board(b) => b.info().core.to_string(),
         }
@@ -133,6 +139,12 @@ pub fn mpa_rx_spec(width: usize) -> Result<TopSpec, String> {
     Ok(TopSpec { kind: TopKind::MpaRx, width })
 }
 
+/// The 16-connection receive datapath spec for a width.
+pub fn mpa_rx_conns_spec(width: usize) -> Result<TopSpec, String> {
+    check_width(width)?;
+    Ok(TopSpec { kind: TopKind::MpaRxConns, width })
+}
+
 /// The RNIC receive side spec for a width.
 pub fn rnic_rx_spec(width: usize) -> Result<TopSpec, String> {
     check_width(width)?;
@@ -152,6 +164,7 @@ pub fn exportable_tops(width: usize) -> Result<Vec<TopSpec>, String> {
         .collect::<Result<_, _>>()?;
     tops.push(mpa_tx_spec(width)?);
     tops.push(mpa_rx_spec(width)?);
+    tops.push(mpa_rx_conns_spec(width)?);
     tops.push(rnic_rx_spec(width)?);
     Ok(tops)
 }
@@ -268,6 +281,20 @@ pub fn export_top_at<
                  ULPDU_Length limit {} octets.",
                 1usize << A,
                 MpaRx::<W, B, A>::max_ulpdu()
+            );
+            export_block(&spec.name(), &mut top, &header)
+        }
+        TopKind::MpaRxConns => {
+            let mut top = MpaRxConns::<W, B, A>::new();
+            let header = format!(
+                "MPA receive datapath for 16 connections (hdl::rx::mpa_rx_conns::MpaRxConns<{W}, {B}, {A}>),\n\
+                 RFC 5044 4.2-4.4, 6, 7.1, 8, A.4, {W} bytes per beat. TCP payload segments of any of 16\n\
+                 connections, interleaved, in (s_axis_tuser[31:0] sequence number, [32] FIN, [36:33]\n\
+                 connection), verified ULPDUs out as on mpa_rx with their connection on m_conn; a\n\
+                 connection is opened and read back through the AXI4-Lite slave s_axil_*. Release buffer\n\
+                 {} beats in 16 regions, ULPDU_Length limit {} octets.",
+                1usize << A,
+                MpaRxTable::<W, B, A>::max_ulpdu()
             );
             export_block(&spec.name(), &mut top, &header)
         }

@@ -116,24 +116,19 @@ crate::direct_top!([const W: usize, const B: usize, const A: usize] MpaRxConns<W
     out err_marker, out dropped, out err_conn, out switching, out seq_gap, out cfg_misaligned
 });
 
-/// [`mpa_rx_table`] behind its AXI4-Lite registers ([`MpaRxConns`]) at `width` bytes per beat.
+/// [`mpa_rx_table`] behind its AXI4-Lite registers ([`MpaRxConns`]) at `width` bytes per beat: the
+/// rust-hdl model or the exported top `mpa_rx_conns_w<W>` on Verilator.
 pub fn mpa_rx_conns(engine: Engine, width: usize) -> Result<Box<dyn CycleSim>, String> {
-    hdl::export::check_width(width)?;
+    let spec = hdl::export::mpa_rx_conns_spec(width)?;
     with_width!(width, |W, B| {
         const A: usize = buffer_bits(W);
-        block_engine(engine, &format!("mpa_rx_conns_w{W}"), MpaRxConns::<W, B, A>::new())
+        crate::tx::top_engine(engine, &spec, MpaRxConns::<W, B, A>::new, None)
     })
 }
 
-/// [`MpaRxConns`]'s Verilog at `width` (not a top yet: for the export checks).
+/// [`MpaRxConns`]'s Verilog at `width`: the exported top `mpa_rx_conns_w<W>`.
 pub fn mpa_rx_conns_verilog(width: usize) -> Result<hdl::export::ExportedTop, String> {
-    hdl::export::check_width(width)?;
-    with_width!(width, |W, B| {
-        const A: usize = buffer_bits(W);
-        let name = format!("mpa_rx_conns_w{W}");
-        let mut block = MpaRxConns::<W, B, A>::new();
-        hdl::export::export_block(&name, &mut block, "MpaRxConns (export check)")
-    })
+    crate::export::export_top(&hdl::export::mpa_rx_conns_spec(width)?)
 }
 
 /// The largest ULPDU_Length [`mpa_rx_ctx`] accepts with `regions` regions (a region's size).

@@ -122,6 +122,14 @@ fn export_names_modules_and_ports_like_axi4_stream() {
                 assert_eq!(find("m_axis_tuser").width, 32);
                 assert_eq!(find("cfg_emss").width, 16);
                 assert_eq!(find("mulpdu").dir, PortDir::Output);
+            } else if top.name.starts_with("mpa_rx_conns") {
+                // Segments tagged with their connection, ULPDUs with theirs, AXI4-Lite.
+                assert_eq!(find("m_axis_tdata").width, 8 * w);
+                assert_eq!(find("s_axis_tuser").width, 37);
+                assert_eq!(find("m_axis_tuser").width, 51);
+                assert_eq!(find("m_conn").width, 4);
+                assert_eq!(find("s_axil_awaddr").width, 8);
+                assert_eq!(find("s_axil_rdata").dir, PortDir::Output);
             } else if top.name.starts_with("mpa_rx") {
                 assert_eq!(find("m_axis_tdata").width, 8 * w);
                 assert_eq!(find("s_axis_tuser").width, 33);
@@ -167,6 +175,7 @@ fn export_default_directory_gets_plain_file_names() {
             "crc32_ethernet_w8.v",
             "mpa_tx_w8.v",
             "mpa_rx_w8.v",
+            "mpa_rx_conns_w8.v",
             "rnic_rx_w8.v"
         ]
     );

@@ -794,7 +794,10 @@ mpa_rx_conns_tests! {
     conns_through_registers_rusthdl_w16: Engine::RustHdl, 16;
     conns_through_registers_rusthdl_w32: Engine::RustHdl, 32;
     conns_through_registers_rusthdl_w64: Engine::RustHdl, 64;
+    conns_through_registers_verilator_w4: Engine::Verilator, 4;
     conns_through_registers_verilator_w8: Engine::Verilator, 8;
+    conns_through_registers_verilator_w16: Engine::Verilator, 16;
+    conns_through_registers_verilator_w32: Engine::Verilator, 32;
     conns_through_registers_verilator_w64: Engine::Verilator, 64;
 }
 

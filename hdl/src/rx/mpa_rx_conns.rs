@@ -9,9 +9,16 @@
 //! segment, and reads the connection loaded, per-connection gaps and error counters back.
 //!
 //! ```text
-//!  s_axil ─► MpaRxConnRegs ─► tbl_* ─► MpaRxTable ◄─ s_axis (conn)
+//!  s_axil ─► MpaRxConnRegs ─► tbl_* ─► MpaRxTable ◄─ StreamSkid ◄─ s_axis (conn)
 //!                 ▲ pulses, status ◄───────┘ ─► m_axis, m_conn
 //! ```
+//!
+//! The input slice (`inq`, a [`StreamSkid`]) keeps `s_axis_tready` a register: the table
+//! decides a switch from the connection in the beat it is offered (its `ready` and `switching`
+//! follow `s_axis_tuser` in the same cycle), which AXI4-Stream's convention (AXI A3.2.1 for
+//! the AXI interfaces) does not allow across the block's boundary. Since stop 78; found by the
+//! structural check `sim::tools::yosys_check_top` (`s_axis_tready <- s_axis_tuser`,
+//! `switching <- s_axis_tvalid, s_axis_tuser`).
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -30,8 +37,9 @@
 //! `W` bytes per beat, `B = 8W`, `A`: the release buffer's `2^A` beats (16 regions).
 //!
 //! ### Latency and throughput
-//! `MpaRxTable`'s: `mpa_rx`'s within a connection, and a switch between connections costs the
-//! path's drain and flush (26.7 to 37.2 cycles on average at W = 4 to 64). Opening a
+//! `MpaRxTable`'s and one cycle more (the input slice): `mpa_rx`'s within a connection, and a
+//! switch between connections costs the path's drain and flush (26.7 to 37.2 cycles on average
+//! at W = 4 to 64). One beat per cycle through the slice. Opening a
 //! connection takes four register writes (three when OPEN_SET is the same as the last's),
 //! each answered two cycles after it is offered.
 
@@ -40,6 +48,7 @@ use crate::rx::conn_regs::{conn_reg, MpaRxConnRegs};
 use crate::rx::marker_stripper::RX_ULPDU_USER;
 use crate::rx::mpa_rx_table::{MpaRxTable, CONN_BITS, RX_CONN_SEG_USER};
 use crate::stream::{StreamSink, StreamSource};
+use crate::stream_skid::StreamSkid;
 use rust_hdl::prelude::*;
 
 /// `mpa_rx` for 16 connections behind AXI4-Lite registers; see the module documentation.
@@ -74,6 +83,7 @@ pub struct MpaRxConns<const W: usize, const B: usize, const A: usize> {
     /// The connection loaded's start is not 4-octet aligned to its Marker origin.
     pub cfg_misaligned: Signal<Out, Bit>,
     regs: MpaRxConnRegs<W>,
+    inq: StreamSkid<W, B, RX_CONN_SEG_USER>,
     path: MpaRxTable<W, B, A>,
 }
 
@@ -96,6 +106,7 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxConns<W, B, A> {
             seq_gap: Default::default(),
             cfg_misaligned: Default::default(),
             regs: MpaRxConnRegs::new(MpaRxTable::<W, B, A>::max_ulpdu()),
+            inq: StreamSkid::new(),
             path: MpaRxTable::new(),
         }
     }
@@ -112,6 +123,8 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxConns<W, B, 
     fn update(&mut self) {
         self.regs.clock.next = self.clock.val();
         self.regs.rst.next = self.rst.val();
+        self.inq.clock.next = self.clock.val();
+        self.inq.rst.next = self.rst.val();
         self.path.clock.next = self.clock.val();
         self.path.rst.next = self.rst.val();
         // The AXI4-Lite slave, its handshakes held low in reset by the register block's port.
@@ -124,13 +137,19 @@ impl<const W: usize, const B: usize, const A: usize> Logic for MpaRxConns<W, B, 
         self.path.tbl_markers.next = self.regs.tbl_markers.val();
         self.path.tbl_crc_on.next = self.regs.tbl_crc_on.val();
         self.path.tbl_max_ulpdu.next = self.regs.tbl_max_ulpdu.val();
-        // The datapath.
-        self.path.s_axis.data.next = self.s_axis.data.val();
-        self.path.s_axis.keep.next = self.s_axis.keep.val();
-        self.path.s_axis.user.next = self.s_axis.user.val();
-        self.path.s_axis.last.next = self.s_axis.last.val();
-        self.path.s_axis.valid.next = self.s_axis.valid.val() & !self.rst.val();
-        self.s_axis.ready.next = self.path.s_axis.ready.val() & !self.rst.val();
+        // The datapath, through the input slice.
+        self.inq.s_axis.data.next = self.s_axis.data.val();
+        self.inq.s_axis.keep.next = self.s_axis.keep.val();
+        self.inq.s_axis.user.next = self.s_axis.user.val();
+        self.inq.s_axis.last.next = self.s_axis.last.val();
+        self.inq.s_axis.valid.next = self.s_axis.valid.val() & !self.rst.val();
+        self.s_axis.ready.next = self.inq.s_axis.ready.val() & !self.rst.val();
+        self.path.s_axis.data.next = self.inq.m_axis.data.val();
+        self.path.s_axis.keep.next = self.inq.m_axis.keep.val();
+        self.path.s_axis.user.next = self.inq.m_axis.user.val();
+        self.path.s_axis.last.next = self.inq.m_axis.last.val();
+        self.path.s_axis.valid.next = self.inq.m_axis.valid.val();
+        self.inq.m_axis.ready.next = self.path.s_axis.ready.val();
         self.m_axis.data.next = self.path.m_axis.data.val();
         self.m_axis.keep.next = self.path.m_axis.keep.val();
         self.m_axis.user.next = self.path.m_axis.user.val();
