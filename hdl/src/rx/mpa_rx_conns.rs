@@ -106,7 +106,7 @@ impl<const W: usize, const B: usize, const A: usize> MpaRxConns<W, B, A> {
             seq_gap: Default::default(),
             cfg_misaligned: Default::default(),
             regs: MpaRxConnRegs::new(MpaRxTable::<W, B, A>::max_ulpdu()),
-            inq: StreamSkid::new(),
+            inq: StreamSkid::loading_while_empty(),
             path: MpaRxTable::new(),
         }
     }
