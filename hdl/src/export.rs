@@ -427,7 +427,7 @@ pub fn export_block<T: Block>(
 
 /// The exports this process made, by [`ExportKey`]: a test builds the same model many times
 /// (one simulation per case), and rust-hdl's Verilog generation compiles a regular expression per
-/// identifier it writes, which was 70 % of the time of a test that builds 42 delineator models
+/// identifier it writes, which was 60 % of the samples of a test that builds 42 delineator models
 /// (stop 78, `perf`).
 static EXPORTS: std::sync::OnceLock<
     std::sync::Mutex<std::collections::HashMap<ExportKey, ExportedTop>>,
