@@ -28,6 +28,7 @@ use crate::Engine;
 use crate::{words_for, CycleSim};
 use golden::ddp::TerminateCode;
 use golden::receiver::{Delivery, Event, ReceiveError, ReceiverConfig, Target};
+use hdl::place::check::PlaceCheck;
 use hdl::place::rnic_rx::{RnicRx, POSTED_SLOT_BITS, STAG_INDEX_BITS};
 use hdl::place::{record, reg};
 use hdl::rx::mpa_rx::buffer_bits;
@@ -43,6 +44,30 @@ crate::direct_top!([const W: usize, const B: usize, const A: usize, const SA: us
     in rst, sink s_axis, axi_master m_axi, axil_slave s_axil, source m_axis_evt, out vrd_valid,
     out vrd_accept, out vrd_seq
 });
+
+crate::direct_top!([const SA: usize, const PA: usize] PlaceCheck<SA, PA> {
+    in rst, in cfg_pd, in cfg_window, in cfg_first_msn, in stop_in, header_in hdr,
+    in st_lk_busy, out st_lk_index, out st_inv_en, out st_inv_index, in st_entry, in st_valid,
+    in pb_lk_busy, out pb_lk_index, in pb_entry, in pb_valid, in st_wr_pend, in st_wr_index,
+    out desc_valid, out desc_data, in desc_ready, out rec_valid, out rec_data, in rec_ready,
+    out stopped, out err_valid, out err_code, out err_seq, out qn0_msn, out qn1_msn,
+    out qn2_msn, out idle, out fpdu_pulse, out placed_pulse, out placed_len, out placed_ooo,
+    out probe_valid, out probe_ok, out probe_tpl, out probe_inv, out probe_stag, out probe_dec,
+    out skip_ask, in skip_hit, out skip_take, out skip_seq, in0 ctx_in, in0 ctx_load, out0 ctx_out,
+    out0 ctx_idle
+});
+
+/// The placement checker alone with `rnic_rx`'s table sizes ([`STAG_INDEX_BITS`],
+/// [`POSTED_SLOT_BITS`]), built with its context ports (`ctx_in_0`, `ctx_load_0`, `ctx_out_0`,
+/// `ctx_idle_0`; [`PlaceCheck::with_context`]) when `context`.
+pub fn place_check(engine: Engine, context: bool) -> Result<Box<dyn CycleSim>, String> {
+    type Check = PlaceCheck<STAG_INDEX_BITS, POSTED_SLOT_BITS>;
+    if context {
+        crate::tx::block_engine(engine, "place_check_ctx", Check::with_context())
+    } else {
+        crate::tx::block_engine(engine, "place_check", Check::new())
+    }
+}
 
 /// STag table entries of the exported tops.
 pub const STAG_ENTRIES: usize = 1 << STAG_INDEX_BITS;

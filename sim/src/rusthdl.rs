@@ -243,7 +243,7 @@ impl<T: DirectTop> CycleSim for RustHdlSim<T> {
 /// Implements [`DirectTop`] for a block from a list of its ports: `in name` / `out name` for a
 /// plain port, `sink name` / `source name` for a stream bundle (its six fields), `axi_master
 /// name` / `axil_slave name` for the AXI4 write channels and the AXI4-Lite slave of
-/// [`hdl::axi`], `in0 name` / `out0 name` for the one entry of an optional port (a `Vec` of
+/// [`hdl::axi`], `header_in name` for the placement checker's header record input, `in0 name` / `out0 name` for the one entry of an optional port (a `Vec` of
 /// one signal, rust-hdl's `name$0`). The block's clock must be the field `clock`.
 ///
 /// ```ignore
@@ -351,6 +351,34 @@ macro_rules! direct_top {
         $crate::direct_top!(@field_out $n, $f, rresp);
         $crate::direct_top!(@field_out $n, $f, rvalid);
         $crate::direct_top!(@field_in $n, $f, rready);
+    };
+    // The placement checker's header record input ([`hdl::place::header::HeaderIn`]).
+    (@arm $n:ident, header_in $f:ident) => {
+        $crate::direct_top!(@field_in $n, $f, valid);
+        $crate::direct_top!(@field_out $n, $f, ready);
+        $crate::direct_top!(@field_in $n, $f, seq);
+        $crate::direct_top!(@field_in $n, $f, ulen);
+        $crate::direct_top!(@field_in $n, $f, err);
+        $crate::direct_top!(@field_in $n, $f, mpa);
+        $crate::direct_top!(@field_in $n, $f, code);
+        $crate::direct_top!(@field_in $n, $f, tagged);
+        $crate::direct_top!(@field_in $n, $f, last);
+        $crate::direct_top!(@field_in $n, $f, opcode);
+        $crate::direct_top!(@field_in $n, $f, stag);
+        $crate::direct_top!(@field_in $n, $f, to);
+        $crate::direct_top!(@field_in $n, $f, qn);
+        $crate::direct_top!(@field_in $n, $f, msn);
+        $crate::direct_top!(@field_in $n, $f, mo);
+        $crate::direct_top!(@field_in $n, $f, plen);
+        $crate::direct_top!(@field_in $n, $f, skip);
+        $crate::direct_top!(@field_in $n, $f, sink_stag);
+        $crate::direct_top!(@field_in $n, $f, sink_to);
+        $crate::direct_top!(@field_in $n, $f, rd_size);
+        $crate::direct_top!(@field_in $n, $f, src_stag);
+        $crate::direct_top!(@field_in $n, $f, src_to);
+        $crate::direct_top!(@field_in $n, $f, tctl);
+        $crate::direct_top!(@field_in $n, $f, echo);
+        $crate::direct_top!(@field_in $n, $f, mode);
     };
     (@field_in $n:ident, $f:ident, $g:ident) => {
         if $n == concat!(stringify!($f), "$", stringify!($g)) {

@@ -65,6 +65,20 @@
 //! | `st_wr_pend`, `st_wr_index` | in | 1, SA | the STag table's command write (waiting or done now) and its entry: a ULPDU whose entry was rewritten after its lookup does not invalidate it |
 //! | `skip_ask`, `skip_hit` | out, in | 32, 1 | the sequence number of D's ULPDU, and a cycle later whether it was placed out of order (taken in E's first cycle) |
 //! | `skip_take`, `skip_seq` | out | 1, 32 | pulse: an in-order ULPDU with `skip_hit` was decided, and its sequence number |
+//! | `ctx_in_0`, `ctx_load_0` | in | 308, 1 | only when built [`PlaceCheck::with_context`]: a connection's record ([`CheckCtx`]) and its load, honoured while `ctx_idle_0` is high (`rst` wins) |
+//! | `ctx_out_0`, `ctx_idle_0` | out | 308, 1 | likewise: the record of the connection served, final while `ctx_idle_0` (`idle`) is high |
+//!
+//! ### Serving many connections (`with_context`)
+//! Built [`PlaceCheck::with_context`], the checker keeps what it knows about a connection
+//! between ULPDUs in one record, [`CheckCtx`] (the queues' expected MSNs, the open tagged
+//! message, the first error and the stop flag; 308 bits): a controller in front of it stops
+//! offering headers, waits for `ctx_idle_0` (nothing in flight, the FIFOs empty), reads
+//! `ctx_out_0` into its table, and loads the next connection's record with `ctx_load_0` in one
+//! cycle, with that connection's `cfg_pd` and `cfg_window`. Since stop 79; tested with four
+//! connections interleaved against the checker alone per connection
+//! (`testbench/tests/place_check_ctx.rs`). The posted-buffer slot (`pb_lk_index`) and the
+//! STag index are the connection's as the caller maps them: the checker does not know which
+//! connection it serves.
 //!
 //! ### Parameters
 //! `SA` STag table index bits, `PA` posted-buffer address bits (`PA - 2` per queue).
@@ -96,6 +110,8 @@
 //! table never match (invalid STag). Nothing is ever written outside a checked range.
 
 use crate::fifo::RegFifo;
+use crate::place::check_ctx::CheckCtxFields;
+pub use crate::place::check_ctx::{CheckCtx, CHECK_CTX_BITS};
 use crate::place::header::HeaderIn;
 use crate::place::{desc, posted_entry, record, stag_entry, term};
 use rust_hdl::prelude::*;
@@ -256,6 +272,15 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub skip_take: Signal<Out, Bit>,
     /// Its sequence number.
     pub skip_seq: Signal<Out, Bits<32>>,
+    /// Only when built [`PlaceCheck::with_context`] (one entry, otherwise none): a
+    /// connection's record to load ([`CheckCtx`]).
+    pub ctx_in: Vec<Signal<In, Bits<CHECK_CTX_BITS>>>,
+    /// Likewise: load `ctx_in` now (honoured only while `ctx_idle` is high).
+    pub ctx_load: Vec<Signal<In, Bit>>,
+    /// Likewise: the record of the connection being served (final while `ctx_idle` is high).
+    pub ctx_out: Vec<Signal<Out, Bits<CHECK_CTX_BITS>>>,
+    /// Likewise: nothing in flight and every descriptor and record out (`idle`).
+    pub ctx_idle: Vec<Signal<Out, Bit>>,
     dfifo: RegFifo<{ desc::BITS }>,
     rfifo: RegFifo<REC_BITS>,
     // The records in flight, in order: pushed when A takes one, popped when E emits it (its
@@ -453,6 +478,10 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     m_probe: Signal<Local, Bit>,
     m_place: Signal<Local, Bit>,
     skip: Signal<Local, Bit>,
+    // The context record: the state as it stands, a record being loaded, and its load.
+    ctx_rec: Signal<Local, Bits<CHECK_CTX_BITS>>,
+    ctx_ld: Signal<Local, Bits<CHECK_CTX_BITS>>,
+    ctx_go: Signal<Local, Bit>,
 }
 
 impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
@@ -513,6 +542,10 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             skip_hit: Default::default(),
             skip_take: Default::default(),
             skip_seq: Default::default(),
+            ctx_in: vec![],
+            ctx_load: vec![],
+            ctx_out: vec![],
+            ctx_idle: vec![],
             dfifo: RegFifo::new(16),
             rfifo: RegFifo::new(16),
             hq: RegFifo::new(8),
@@ -688,6 +721,24 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             m_probe: Default::default(),
             m_place: Default::default(),
             skip: Default::default(),
+            ctx_rec: Default::default(),
+            ctx_ld: Default::default(),
+            ctx_go: Default::default(),
+        }
+    }
+
+    /// The checker with the context ports (`ctx_in`, `ctx_load`, `ctx_out`, `ctx_idle`): the
+    /// per-connection state ([`CheckCtx`]) shown and loaded as one record, so that one
+    /// checker serves any number of connections, one at a time (DESIGN, "Connection state is
+    /// explicit"). Built without them ([`PlaceCheck::new`]) the record's logic is constant and
+    /// synthesis removes it.
+    pub fn with_context() -> Self {
+        Self {
+            ctx_in: vec![Default::default()],
+            ctx_load: vec![Default::default()],
+            ctx_out: vec![Default::default()],
+            ctx_idle: vec![Default::default()],
+            ..Self::new()
         }
     }
 }
@@ -1271,6 +1322,46 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
                     self.st_inv_en.next = true;
                 }
             }
+        }
+
+        // ---- The context record (built `with_context`): shown, and loaded while idle. ----
+        self.ctx_rec.next = 0.into();
+        self.ctx_rec.next.set_value_chk_ctx_base0(self.base0.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_base1(self.base1.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_base2(self.base2.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_t_open(self.t_open.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_t_rresp(self.t_rresp.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_t_stag(self.t_stag.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_t_to(self.t_to.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_t_len(self.t_len.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_stop(self.stop.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_err_valid(self.ev.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_err_code(self.ecode.q.val());
+        self.ctx_rec.next.set_value_chk_ctx_err_seq(self.eseq.q.val());
+        self.ctx_go.next = false;
+        self.ctx_ld.next = 0.into();
+        for k in 0..self.ctx_in.len() {
+            self.ctx_out[k].next = self.ctx_rec.val();
+            self.ctx_idle[k].next = self.idle.val();
+            self.ctx_ld.next = self.ctx_in[k].val();
+            self.ctx_go.next = self.ctx_load[k].val() & self.idle.val();
+        }
+        if self.ctx_go.val() {
+            self.base0.d.next = self.ctx_ld.val().get_value_chk_ctx_base0();
+            self.base1.d.next = self.ctx_ld.val().get_value_chk_ctx_base1();
+            self.base2.d.next = self.ctx_ld.val().get_value_chk_ctx_base2();
+            self.sb0.d.next = self.ctx_ld.val().get_value_chk_ctx_base0();
+            self.sb1.d.next = self.ctx_ld.val().get_value_chk_ctx_base1();
+            self.sb2.d.next = self.ctx_ld.val().get_value_chk_ctx_base2();
+            self.t_open.d.next = self.ctx_ld.val().get_value_chk_ctx_t_open();
+            self.t_rresp.d.next = self.ctx_ld.val().get_value_chk_ctx_t_rresp();
+            self.t_stag.d.next = self.ctx_ld.val().get_value_chk_ctx_t_stag();
+            self.t_to.d.next = self.ctx_ld.val().get_value_chk_ctx_t_to();
+            self.t_len.d.next = self.ctx_ld.val().get_value_chk_ctx_t_len();
+            self.stop.d.next = self.ctx_ld.val().get_value_chk_ctx_stop();
+            self.ev.d.next = self.ctx_ld.val().get_value_chk_ctx_err_valid();
+            self.ecode.d.next = self.ctx_ld.val().get_value_chk_ctx_err_code();
+            self.eseq.d.next = self.ctx_ld.val().get_value_chk_ctx_err_seq();
         }
 
         if self.rst.val() {

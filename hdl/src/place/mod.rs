@@ -26,6 +26,7 @@
 //! ([`stag_entry`]), the posted-buffer entry ([`posted_entry`]) and the register map ([`reg`]).
 
 pub mod check;
+pub mod check_ctx;
 pub mod deliver;
 pub mod header;
 pub mod locate;
