@@ -286,7 +286,6 @@ fn traffic(rng: &mut ChaCha8Rng, c: usize, all: &[Conn]) -> Vec<Hdr> {
 
 #[derive(Clone)]
 struct Ports {
-    rst: usize,
     pd: usize,
     window: usize,
     first_msn: usize,
@@ -354,7 +353,6 @@ fn ports(sim: &mut dyn CycleSim, context: bool) -> Ports {
         sim.set_u64(i, 0);
     }
     Ports {
-        rst: p(sim, "rst"),
         pd: p(sim, "cfg_pd"),
         window: p(sim, "cfg_window"),
         first_msn: p(sim, "cfg_first_msn"),
