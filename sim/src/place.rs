@@ -29,6 +29,7 @@ use crate::{words_for, CycleSim};
 use golden::ddp::TerminateCode;
 use golden::receiver::{Delivery, Event, ReceiveError, ReceiverConfig, Target};
 use hdl::place::check::PlaceCheck;
+use hdl::place::check_table::PlaceCheckTable;
 use hdl::place::rnic_rx::{RnicRx, POSTED_SLOT_BITS, STAG_INDEX_BITS};
 use hdl::place::{record, reg};
 use hdl::rx::mpa_rx::buffer_bits;
@@ -56,6 +57,28 @@ crate::direct_top!([const SA: usize, const PA: usize] PlaceCheck<SA, PA> {
     out skip_ask, in skip_hit, out skip_take, out skip_seq, in0 ctx_in, in0 ctx_load, out0 ctx_out,
     out0 ctx_idle
 });
+
+crate::direct_top!([const SA: usize, const PA: usize, const PT: usize] PlaceCheckTable<SA, PA, PT> {
+    in rst, in tbl_we, in tbl_conn, in tbl_pd, in tbl_window, in tbl_first_msn, in stop_in,
+    header_in hdr, in hdr_conn,
+    in st_lk_busy, out st_lk_index, out st_inv_en, out st_inv_index, in st_entry, in st_valid,
+    in pb_lk_busy, out pb_lk_index, in pb_entry, in pb_valid, in st_wr_pend, in st_wr_index,
+    out desc_valid, out desc_data, in desc_ready, out rec_valid, out rec_data, in rec_ready,
+    out stopped, out err_valid, out err_code, out err_seq, out qn0_msn, out qn1_msn,
+    out qn2_msn, out idle, out fpdu_pulse, out placed_pulse, out placed_len, out placed_ooo,
+    out probe_valid, out probe_ok, out probe_tpl, out probe_inv, out probe_stag, out probe_dec,
+    out skip_ask, in skip_hit, out skip_take, out skip_seq, out conn, out switching
+});
+
+/// The placement checker for 16 connections ([`PlaceCheckTable`]) with `rnic_rx`'s table
+/// sizes: `pb_lk_index` is the connection above the posted-buffer slot.
+pub fn place_check_table(engine: Engine) -> Result<Box<dyn CycleSim>, String> {
+    crate::tx::block_engine(
+        engine,
+        "place_check_table",
+        PlaceCheckTable::<STAG_INDEX_BITS, POSTED_SLOT_BITS, { POSTED_SLOT_BITS + 4 }>::new(),
+    )
+}
 
 /// The placement checker alone with `rnic_rx`'s table sizes ([`STAG_INDEX_BITS`],
 /// [`POSTED_SLOT_BITS`]), built with its context ports (`ctx_in_0`, `ctx_load_0`, `ctx_out_0`,

@@ -66,13 +66,14 @@
 //! | `skip_ask`, `skip_hit` | out, in | 32, 1 | the sequence number of D's ULPDU, and a cycle later whether it was placed out of order (taken in E's first cycle) |
 //! | `skip_take`, `skip_seq` | out | 1, 32 | pulse: an in-order ULPDU with `skip_hit` was decided, and its sequence number |
 //! | `ctx_in_0`, `ctx_load_0` | in | 308, 1 | only when built [`PlaceCheck::with_context`]: a connection's record ([`CheckCtx`]) and its load, honoured while `ctx_idle_0` is high (`rst` wins) |
-//! | `ctx_out_0`, `ctx_idle_0` | out | 308, 1 | likewise: the record of the connection served, final while `ctx_idle_0` (`idle`) is high |
+//! | `ctx_out_0`, `ctx_idle_0` | out | 308, 1 | likewise: the record of the connection served, final while `ctx_idle_0` is high (`idle` in the cycle before, and no header offered now: a cycle after `idle`) |
 //!
 //! ### Serving many connections (`with_context`)
 //! Built [`PlaceCheck::with_context`], the checker keeps what it knows about a connection
 //! between ULPDUs in one record, [`CheckCtx`] (the queues' expected MSNs, the open tagged
 //! message, the first error and the stop flag; 308 bits): a controller in front of it stops
-//! offering headers, waits for `ctx_idle_0` (nothing in flight, the FIFOs empty), reads
+//! offering headers, waits for `ctx_idle_0` (nothing in flight, the FIFOs empty, since the
+//! cycle before: the load's enable then comes from a register, not from the FIFO counts), reads
 //! `ctx_out_0` into its table, and loads the next connection's record with `ctx_load_0` in one
 //! cycle, with that connection's `cfg_pd` and `cfg_window`. Since stop 79; tested with four
 //! connections interleaved against the checker alone per connection
@@ -279,7 +280,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub ctx_load: Vec<Signal<In, Bit>>,
     /// Likewise: the record of the connection being served (final while `ctx_idle` is high).
     pub ctx_out: Vec<Signal<Out, Bits<CHECK_CTX_BITS>>>,
-    /// Likewise: nothing in flight and every descriptor and record out (`idle`).
+    /// Likewise: nothing in flight and every descriptor and record out since the cycle
+    /// before (`idle` then), and no header offered now.
     pub ctx_idle: Vec<Signal<Out, Bit>>,
     dfifo: RegFifo<{ desc::BITS }>,
     rfifo: RegFifo<REC_BITS>,
@@ -385,6 +387,9 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     probe_dec_q: DFF<Bit>,
     skip_v: DFF<Bit>,
     skip_s: DFF<Bits<32>>,
+    // `idle` in the cycle before: a load needs it (and no header offered now), not `idle`
+    // itself, whose FIFO counts would otherwise reach the state registers' enables.
+    idle_q: DFF<Bit>,
     // Constants.
     c_ishift: Constant<Bits<8>>,
     c_qsh: Constant<Bits<8>>,
@@ -631,6 +636,7 @@ impl<const SA: usize, const PA: usize> PlaceCheck<SA, PA> {
             probe_dec_q: Default::default(),
             skip_v: Default::default(),
             skip_s: Default::default(),
+            idle_q: Default::default(),
             c_ishift: Constant::new(((8 + SA) as u64).into()),
             c_qsh: Constant::new(((PA - 2) as u64).into()),
             c_msn_mask: Constant::new(((1u64 << (PA - 2)) - 1).into()),
@@ -836,7 +842,8 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
             probe_stag_q,
             probe_dec_q,
             skip_v,
-            skip_s
+            skip_s,
+            idle_q
         );
         self.dfifo.clock.next = self.clock.val();
         self.dfifo.rst.next = self.rst.val();
@@ -1340,11 +1347,14 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.ctx_rec.next.set_value_chk_ctx_err_seq(self.eseq.q.val());
         self.ctx_go.next = false;
         self.ctx_ld.next = 0.into();
+        // Nothing entered or left since an idle cycle (nothing is taken while no header is
+        // offered, and an empty pipeline pushes nothing): still idle.
+        self.idle_q.d.next = self.idle.val();
         for k in 0..self.ctx_in.len() {
             self.ctx_out[k].next = self.ctx_rec.val();
-            self.ctx_idle[k].next = self.idle.val();
+            self.ctx_idle[k].next = self.idle_q.q.val() & !self.hdr.valid.val();
             self.ctx_ld.next = self.ctx_in[k].val();
-            self.ctx_go.next = self.ctx_load[k].val() & self.idle.val();
+            self.ctx_go.next = self.ctx_load[k].val() & self.idle_q.q.val() & !self.hdr.valid.val();
         }
         if self.ctx_go.val() {
             self.base0.d.next = self.ctx_ld.val().get_value_chk_ctx_base0();
@@ -1365,6 +1375,8 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         }
 
         if self.rst.val() {
+            // Everything is empty after the reset cycle.
+            self.idle_q.d.next = true;
             self.vb.d.next = false;
             self.vc.d.next = false;
             self.vd.d.next = false;

@@ -27,6 +27,7 @@
 
 pub mod check;
 pub mod check_ctx;
+pub mod check_table;
 pub mod deliver;
 pub mod header;
 pub mod locate;
