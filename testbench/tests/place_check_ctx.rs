@@ -980,3 +980,20 @@ fn check_ctx_switch_drains_the_pipeline_in_bounded_cycles_rusthdl() {
     // descriptor out of the FIFO, and `ctx_idle_0` a cycle after the checker is idle.
     assert!(max <= 7, "a switch drained for {max} cycles");
 }
+
+/// The exported Verilog of the checker built with its context and of `PlaceCheckTable` (not
+/// tops, so `export.rs` does not cover them) passes Yosys `check -assert` and Verilator's lint
+/// with width warnings on.
+#[test]
+fn check_ctx_and_table_verilog_pass_yosys_check_assert_and_verilator_lint() {
+    use hdl::place::check::PlaceCheck;
+    use hdl::place::check_table::PlaceCheckTable;
+    use hdl::place::rnic_rx::{POSTED_SLOT_BITS, STAG_INDEX_BITS};
+    let mut ctx = PlaceCheck::<STAG_INDEX_BITS, POSTED_SLOT_BITS>::with_context();
+    let v = hdl::export::export_block("place_check_ctx", &mut ctx, "test").unwrap().verilog;
+    testbench::check_block_verilog("place_check_ctx", &v);
+    let mut table =
+        PlaceCheckTable::<STAG_INDEX_BITS, POSTED_SLOT_BITS, { POSTED_SLOT_BITS + 4 }>::new();
+    let v = hdl::export::export_block("place_check_table", &mut table, "test").unwrap().verilog;
+    testbench::check_block_verilog("place_check_table", &v);
+}
