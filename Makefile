@@ -245,7 +245,7 @@ test-extra: deps
 # with the rust-hdl model's declared values, which include data registers no output qualifies
 # before reset. CI runs it after make test-long.
 X_INITIAL_TESTS := crc_engine mpa_tx mpa_rx rnic_rx place_reassembly place_locate reset_with_traffic loopback \
-    rx_realigner_table rx_delineator mpa_rx_ctx axil_reg_port
+    rx_realigner_table rx_delineator mpa_rx_ctx axil_reg_port place_check_ctx
 X_INITIAL_SKIP := $(if $(RNIC_X_INITIAL_ALL),,--skip _w4 --skip _w16 --skip _w32 --skip _w64)
 test-x-initial: deps
 	RNIC_VERILATOR_X=unique $(CARGO) $(TEST_RUN) \

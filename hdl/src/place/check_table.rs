@@ -29,7 +29,7 @@
 //! | `hdr`, `hdr_conn` | in | , 4 | header records ([`super::header::HeaderIn`]) and their connection (the same while a record is offered) |
 //! | `stop_in` | in | 1 | the loaded connection stops placing (a memory write failed) |
 //! | `st_*`, `pb_*`, `desc_*`, `rec_*`, `stopped`, `err_*`, counters, `qn*_msn`, `probe_*`, `skip_*` | | | as on [`super::check::PlaceCheck`], for the connection loaded; `pb_lk_index` is `PT` bits: the connection above the checker's `PA` (each connection its own posted buffers) |
-//! | `conn` | out | 4 | the connection loaded: every descriptor, record and pulse leaving belongs to it (a switch waits until the FIFOs are empty) |
+//! | `conn` | out | 4 | the connection loaded: every descriptor, record and pulse leaving belongs to it (a switch waits until the FIFOs are empty); 0 after `rst` until the first switch |
 //! | `switching` | out | 1 | a header waits for a switch |
 //! | `idle` | out | 1 | the checker's `idle`, and no switch pending |
 //!
@@ -389,6 +389,7 @@ impl<const SA: usize, const PA: usize, const PT: usize> Logic for PlaceCheckTabl
         self.switching.next = self.want.val() | self.arm.q.val();
 
         if self.rst.val() {
+            self.cur.d.next = 0.into();
             self.cur_v.d.next = false;
             self.arm.d.next = false;
         }
