@@ -1038,3 +1038,33 @@ fn check_ctx_and_table_verilog_pass_yosys_check_assert_and_verilator_lint() {
     let v = hdl::export::export_block("place_check_table", &mut table, "test").unwrap().verilog;
     testbench::check_block_verilog("place_check_table", &v);
 }
+
+/// `stop_in` in the cycle of a load stops the connection leaving: the record read then carries
+/// it, and the record loaded does not.
+#[test]
+fn check_ctx_stop_in_during_a_load_goes_with_the_connection_leaving_rusthdl() {
+    let mut sim = sim::place::place_check(Engine::RustHdl, true).unwrap();
+    let p = ports(sim.as_mut(), Mode::Ctx);
+    let [c_in, c_load, c_out, c_idle] = p.ctx.unwrap();
+    let stop_in = sim.port("stop_in").unwrap();
+    sim.set_u64(p.hvalid, 0);
+    sim.set_u64(c_load, 0);
+    sim.reset(3).unwrap();
+    sim.eval();
+    assert_eq!(sim.get_u64(c_idle), 1, "idle after reset");
+    let mut out = vec![0; words_for(CHECK_CTX_BITS)];
+    sim.get(c_out, &mut out);
+    assert_eq!(get_bits(&out, CheckCtx::STOP_AT, 1), 0);
+    sim.set(c_in, &fresh(7));
+    sim.set_u64(c_load, 1);
+    sim.set_u64(stop_in, 1);
+    sim.eval();
+    sim.get(c_out, &mut out);
+    assert_eq!(get_bits(&out, CheckCtx::STOP_AT, 1), 1, "the record leaving is stopped");
+    sim.tick();
+    sim.set_u64(c_load, 0);
+    sim.set_u64(stop_in, 0);
+    sim.eval();
+    sim.get(c_out, &mut out);
+    assert_eq!(out, fresh(7), "the record loaded, not stopped");
+}

@@ -65,21 +65,23 @@
 //! | `st_wr_pend`, `st_wr_index` | in | 1, SA | the STag table's command write (waiting or done now) and its entry: a ULPDU whose entry was rewritten after its lookup does not invalidate it |
 //! | `skip_ask`, `skip_hit` | out, in | 32, 1 | the sequence number of D's ULPDU, and a cycle later whether it was placed out of order (taken in E's first cycle) |
 //! | `skip_take`, `skip_seq` | out | 1, 32 | pulse: an in-order ULPDU with `skip_hit` was decided, and its sequence number |
-//! | `ctx_in_0`, `ctx_load_0` | in | 308, 1 | only when built [`PlaceCheck::with_context`]: a connection's record ([`CheckCtx`]) and its load, honoured while `ctx_idle_0` is high (`rst` wins) |
-//! | `ctx_out_0`, `ctx_idle_0` | out | 308, 1 | likewise: the record of the connection served, final while `ctx_idle_0` is high (`idle` in the cycle before, and no header offered now: a cycle after `idle`) |
+//! | `ctx_in_0`, `ctx_load_0` | in | 308, 1 | only when built [`PlaceCheck::with_context`]: a connection's record ([`CheckCtx`]) and its load, honoured while `ctx_idle_0` is high (`rst` wins for every field it resets; the open message's STag, TO and kind it does not reset, and they mean nothing while no message is open) |
+//! | `ctx_out_0`, `ctx_idle_0` | out | 308, 1 | likewise: the record of the connection served (its stop flag includes this cycle's `stop_in`), final while `ctx_idle_0` is high except for `stop_in` (`idle` in the cycle before, and no header offered now: a cycle after `idle`) |
 //!
 //! ### Serving many connections (`with_context`)
 //! Built [`PlaceCheck::with_context`], the checker keeps what it knows about a connection
 //! between ULPDUs in one record, [`CheckCtx`] (the queues' expected MSNs, the open tagged
 //! message, the first error and the stop flag; 308 bits): a controller in front of it stops
 //! offering headers, waits for `ctx_idle_0` (nothing in flight, the FIFOs empty, since the
-//! cycle before: the load's enable then comes from a register, not from the FIFO counts), reads
+//! cycle before: the load's enable then comes from a register and `hdr.valid`, not from the
+//! FIFO counts), reads
 //! `ctx_out_0` into its table, and loads the next connection's record with `ctx_load_0` in one
 //! cycle, with that connection's `cfg_pd` and `cfg_window`. Since stop 79; tested with four
 //! connections interleaved against the checker alone per connection
 //! (`testbench/tests/place_check_ctx.rs`). The posted-buffer slot (`pb_lk_index`) and the
 //! STag index are the connection's as the caller maps them: the checker does not know which
-//! connection it serves.
+//! connection it serves, and `stop_in` stops the connection served (in a load's cycle, the
+//! one leaving: its record carries it).
 //!
 //! ### Parameters
 //! `SA` STag table index bits, `PA` posted-buffer address bits (`PA - 2` per queue).
@@ -1341,7 +1343,8 @@ impl<const SA: usize, const PA: usize> Logic for PlaceCheck<SA, PA> {
         self.ctx_rec.next.set_value_chk_ctx_t_stag(self.t_stag.q.val());
         self.ctx_rec.next.set_value_chk_ctx_t_to(self.t_to.q.val());
         self.ctx_rec.next.set_value_chk_ctx_t_len(self.t_len.q.val());
-        self.ctx_rec.next.set_value_chk_ctx_stop(self.stop.q.val());
+        // `stop_in` of this cycle too: a load now must not lose it for the connection leaving.
+        self.ctx_rec.next.set_value_chk_ctx_stop(self.stop.q.val() | self.stop_in.val());
         self.ctx_rec.next.set_value_chk_ctx_err_valid(self.ev.q.val());
         self.ctx_rec.next.set_value_chk_ctx_err_code(self.ecode.q.val());
         self.ctx_rec.next.set_value_chk_ctx_err_seq(self.eseq.q.val());

@@ -19,8 +19,8 @@
 //!
 //! What the record leaves out, and why that is exact: the MSNs as the lookup stage sees them
 //! (`sb*`, moved past a message when its last segment enters the pipeline) equal the bases
-//! whenever the checker is idle, except after an error (the stream has stopped and no later
-//! ULPDU is checked), so a load sets both from the record's bases. A probe (out-of-order
+//! whenever the checker is idle, except once the stream has stopped (an error, a Terminate,
+//! `stop_in`: no later ULPDU is checked), so a load sets both from the record's bases. A probe (out-of-order
 //! placement) of a stopped connection would see the bases where the checker alone sees `sb*`;
 //! a stopped connection places nothing more, so its probes decide nothing.
 

@@ -23,7 +23,7 @@
 //! ### Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `clock`, `rst` | in | 1 | clock; synchronous reset (the checker's; no connection loaded; the tables keep their contents) |
+//! | `clock`, `rst` | in | 1 | clock; synchronous reset (the checker's; no connection loaded, `conn` 0; the tables keep their contents, every connection must be opened again) |
 //! | `tbl_we`, `tbl_conn` | in | 1, 4 | open connection `tbl_conn` this cycle |
 //! | `tbl_pd`, `tbl_window`, `tbl_first_msn` | in | 32 | its protection domain, MSN window, and the first MSN of its three queues |
 //! | `hdr`, `hdr_conn` | in | , 4 | header records ([`super::header::HeaderIn`]) and their connection (the same while a record is offered) |
@@ -33,19 +33,25 @@
 //! | `switching` | out | 1 | a header waits for a switch |
 //! | `idle` | out | 1 | the checker's `idle`, and no switch pending |
 //!
-//! A connection must be opened before its first header, and again after `rst` only if its
-//! record should start afresh (the tables are not cleared; `rst` forgets which is loaded).
-//! Opening the connection loaded takes effect from its next header (the record it holds is
-//! then not written back); a switch waits while the host opens a connection, and is armed
-//! again after it.
+//! A connection must be opened before its first header, and every connection again after
+//! `rst`: the loaded connection's record is written back only at a switch, so its table entry
+//! is as it was when it was loaded, and `rst` forgets which connection that was (the tables
+//! are not cleared). Opening the connection loaded takes effect from its next header (the
+//! record it holds is then not written back); a switch waits while the host opens a
+//! connection, and is armed again after it (a host opening connections in every other cycle
+//! would hold a switch off). `stop_in` stops the connection loaded; a write failure of another
+//! connection's descriptor, reported after a switch, would stop the wrong one: the writer's
+//! failure report carries no connection yet (`rnic_rx` serves one).
 //!
 //! ### Parameters
 //! `SA` STag table index bits, `PA` the checker's posted-buffer slot bits, `PT = PA + 4`.
 //!
 //! ### Latency and throughput
 //! The checker's within a connection (five cycles from a header to its descriptor, a header
-//! per cycle); a switch costs the drain (six cycles when the outputs are taken at once,
-//! measured in `testbench/tests/place_check_ctx.rs`), the arm cycle and the load cycle.
+//! per cycle); a switch costs the drain (`ctx_idle_0` seven cycles after the last header is
+//! taken when the outputs are taken at once), the arm cycle and the load cycle: a header of
+//! another connection waits at most 9 cycles then (measured in
+//! `testbench/tests/place_check_ctx.rs`).
 
 use crate::lutram::LutRam;
 use crate::place::check::{PlaceCheck, REC_BITS};
@@ -318,9 +324,11 @@ impl<const SA: usize, const PA: usize, const PT: usize> Logic for PlaceCheckTabl
         self.check.cfg_window.next = self.set_q.q.val().get_bits::<32>(32);
         self.check.cfg_first_msn.next = 0.into();
         self.check.stop_in.next = self.stop_in.val();
-        // (While armed, `want` is still high: the header waits for its connection.)
-        self.check.hdr.valid.next = self.hdr.valid.val() & !self.want.val();
-        self.hdr.ready.next = self.check.hdr.ready.val() & !self.want.val();
+        // While armed no header reaches the checker, so its load is honoured (`want` is high
+        // then too while the header that asked for the switch stays offered, as AXI-Stream
+        // requires; `arm` keeps it so if a source withdrew it).
+        self.check.hdr.valid.next = self.hdr.valid.val() & !self.want.val() & !self.arm.q.val();
+        self.hdr.ready.next = self.check.hdr.ready.val() & !self.want.val() & !self.arm.q.val();
         self.check.hdr.seq.next = self.hdr.seq.val();
         self.check.hdr.ulen.next = self.hdr.ulen.val();
         self.check.hdr.err.next = self.hdr.err.val();

@@ -21,10 +21,11 @@
 //! so its address does not wait for the datapath's handshake) but one: a command's read takes
 //! the port in the cycle after it is asked for (`lk_busy` high: no lookup is served in that
 //! cycle, the datapath takes no record in it). A command's write waits for a cycle without an
-//! invalidation or sweep; each is told when it is done (`ctl_done`). An invalidation applies to
-//! the entry the datapath looked up last, and only if no command rewrote that entry since: a
-//! host that registers a new STag at the same index while a Send with Invalidate of the old one
-//! is being checked keeps its new registration.
+//! invalidation or sweep; each is told when it is done (`ctl_done`). An invalidation clears the
+//! valid bit of `inv_index`, whichever entry that is: the checker asks only for the entry its
+//! ULPDU looked up, and only if no command rewrote that entry since (`wr_pend`, `wr_index`), so
+//! a host that registers a new STag at the same index while a Send with Invalidate of the old
+//! one is being checked keeps its new registration.
 //!
 //! ### Ports
 //! | port | dir | width | meaning |
@@ -52,8 +53,9 @@
 //! address: `rnic_rx_w8`'s critical path).
 //!
 //! ### On bad input
-//! Indexes are always inside the table (callers check the high bits first). An invalidation of
-//! an entry other than the one looked up last is ignored.
+//! Indexes are always inside the table (callers check the high bits first). The block does not
+//! check an invalidation against the lookups: that is the caller's (before stop 79 this said
+//! an invalidation of another entry than the last looked up was ignored; it never was).
 
 use rust_hdl::prelude::*;
 
