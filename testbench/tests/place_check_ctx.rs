@@ -25,6 +25,7 @@ use hdl::place::{desc, posted_entry, record, stag_entry, term};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::{words_for, CycleSim, Engine};
+use std::collections::VecDeque;
 
 const CONNS: usize = 4;
 
@@ -659,6 +660,30 @@ fn alone(engine: Engine, all: &[Conn], traffic: &[Vec<Hdr>], seed: u64) -> Vec<G
     out
 }
 
+/// Each connection's records but its last `keep` cut into runs of 1 to 5.
+fn runs_of(traffic: &[Vec<Hdr>], keep: usize, rng: &mut ChaCha8Rng) -> Vec<VecDeque<Vec<Hdr>>> {
+    traffic
+        .iter()
+        .map(|t| {
+            let body = &t[..t.len() - keep];
+            let mut q = VecDeque::new();
+            let mut i = 0;
+            while i < body.len() {
+                let n = rng.gen_range(1..=5).min(body.len() - i);
+                q.push_back(body[i..i + n].to_vec());
+                i += n;
+            }
+            q
+        })
+        .collect()
+}
+
+/// A connection with runs left, at random; `None` once every run was taken.
+fn next_run(runs: &[VecDeque<Vec<Hdr>>], rng: &mut ChaCha8Rng) -> Option<usize> {
+    let left: Vec<usize> = (0..runs.len()).filter(|&c| !runs[c].is_empty()).collect();
+    (!left.is_empty()).then(|| left[rng.gen_range(0..left.len())])
+}
+
 fn interleaved(
     engine: Engine,
     all: &[Conn],
@@ -687,29 +712,10 @@ fn interleaved(
     b.sim.reset(3).unwrap();
     let mut table: Vec<Vec<u64>> = all.iter().map(|c| fresh(c.first_msn)).collect();
     let mut got: Vec<Got> = (0..CONNS).map(|_| Got::default()).collect();
-    // Runs of 1..5 records, in a random order across the connections.
-    let mut runs: Vec<std::collections::VecDeque<Vec<Hdr>>> = traffic
-        .iter()
-        .map(|t| {
-            let mut q = std::collections::VecDeque::new();
-            let mut i = 0;
-            while i < t.len() {
-                let n = b.rng.gen_range(1..=5).min(t.len() - i);
-                q.push_back(t[i..i + n].to_vec());
-                i += n;
-            }
-            q
-        })
-        .collect();
+    let mut runs = runs_of(traffic, 0, &mut b.rng);
     let (mut loaded, mut switches, mut open_at_switch, mut noise) = (None, 0, 0, 0);
     let mut ctx = vec![0u64; words_for(CHECK_CTX_BITS)];
-    while runs.iter().any(|q| !q.is_empty()) {
-        let c = loop {
-            let c = b.rng.gen_range(0..CONNS);
-            if !runs[c].is_empty() {
-                break c;
-            }
-        };
+    while let Some(c) = next_run(&runs, &mut b.rng) {
         if loaded != Some(c) {
             if loaded.is_none() {
                 b.drain(std::slice::from_mut(&mut Got::default()), c_idle);
@@ -791,28 +797,9 @@ fn table_run(
     }
     b.sim.set_u64(we, 0);
     let mut got: Vec<Got> = (0..CONNS).map(|_| Got::default()).collect();
-    let mut runs: Vec<std::collections::VecDeque<Vec<Hdr>>> = traffic
-        .iter()
-        .map(|t| {
-            let body = &t[..t.len() - 1];
-            let mut q = std::collections::VecDeque::new();
-            let mut i = 0;
-            while i < body.len() {
-                let n = b.rng.gen_range(1..=5).min(body.len() - i);
-                q.push_back(body[i..i + n].to_vec());
-                i += n;
-            }
-            q
-        })
-        .collect();
+    let mut runs = runs_of(traffic, 1, &mut b.rng);
     let (mut last, mut switches, mut noise) = (None, 0, 0);
-    while runs.iter().any(|q| !q.is_empty()) {
-        let c = loop {
-            let c = b.rng.gen_range(0..CONNS);
-            if !runs[c].is_empty() {
-                break c;
-            }
-        };
+    while let Some(c) = next_run(&runs, &mut b.rng) {
         if last != Some(c) {
             switches += 1;
             last = Some(c);
