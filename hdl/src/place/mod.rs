@@ -16,7 +16,9 @@
 //! Blocks (one per file): [`reassembly::PlaceReassembly`] (segments in any order, the
 //! reassembly ring and record table, verdicts), [`header::PlaceHeader`] (header capture and validation),
 //! [`table_ram::TableRam`] (the STag table and the posted untagged buffers, each one instance),
-//! [`check::PlaceCheck`] (placement checks, message tracking, records),
+//! [`check::PlaceCheck`] (placement checks, message tracking, records; its per-connection
+//! record [`check_ctx::CheckCtx`], and [`check_table::PlaceCheckTable`], the checker for 16
+//! connections, not in the top yet),
 //! [`writer::PlaceWriter`] (the AXI4 write master), [`deliver::PlaceDeliver`] (records in TCP
 //! order, after their writes completed), [`regs::PlaceRegs`] (the AXI4-Lite register map), and
 //! the top [`rnic_rx::RnicRx`].
