@@ -533,6 +533,19 @@ impl Bench<'_> {
         self.sim.set_u64(self.p.first_msn, conn.first_msn as u64);
     }
 
+    /// Built with its context: in a quarter of the cycles, a random record on `ctx_in_0` with
+    /// `ctx_load_0` (callers do it only while the checker is not idle); whether it did.
+    fn junk_load(&mut self) -> bool {
+        let Some(c) = self.p.ctx else { return false };
+        let load = self.rng.gen_bool(0.25);
+        if load {
+            let junk: Vec<u64> = (0..words_for(CHECK_CTX_BITS)).map(|_| self.rng.gen()).collect();
+            self.sim.set(c[0], &junk);
+        }
+        self.sim.set_u64(c[1], load as u64);
+        load
+    }
+
     /// Offers `h` (with random gaps before it) until it is taken; `noise`: a random record on
     /// `ctx_load_0` in some of the cycles it is offered.
     fn offer(&mut self, h: &Hdr, got: &mut [Got], noise: &mut usize) {
@@ -543,15 +556,8 @@ impl Bench<'_> {
         set_hdr(self.sim, &self.p, h);
         self.sim.set_u64(self.p.hvalid, 1);
         loop {
-            if let Some(c) = self.p.ctx {
-                let load = self.rng.gen_bool(0.25);
-                if load {
-                    let junk: Vec<u64> =
-                        (0..words_for(CHECK_CTX_BITS)).map(|_| self.rng.gen()).collect();
-                    self.sim.set(c[0], &junk);
-                    *noise += 1;
-                }
-                self.sim.set_u64(c[1], load as u64);
+            if self.junk_load() {
+                *noise += 1;
             }
             self.sim.eval();
             let taken = self.sim.get_u64(self.p.hready) == 1;
@@ -580,15 +586,7 @@ impl Bench<'_> {
                 return;
             }
             // Not idle yet: a random record offered to the load must change nothing.
-            if let Some(c) = self.p.ctx {
-                let load = self.rng.gen_bool(0.25);
-                if load {
-                    let junk: Vec<u64> =
-                        (0..words_for(CHECK_CTX_BITS)).map(|_| self.rng.gen()).collect();
-                    self.sim.set(c[0], &junk);
-                }
-                self.sim.set_u64(c[1], load as u64);
-            }
+            self.junk_load();
             self.cycle(got);
         }
         panic!("{}: the checker never went idle", self.sim.engine());

@@ -74,8 +74,7 @@
 //! message, the first error and the stop flag; 308 bits): a controller in front of it stops
 //! offering headers, waits for `ctx_idle_0` (nothing in flight, the FIFOs empty, since the
 //! cycle before: the load's enable then comes from a register and `hdr.valid`, not from the
-//! FIFO counts), reads
-//! `ctx_out_0` into its table, and loads the next connection's record with `ctx_load_0` in one
+//! FIFO counts), reads `ctx_out_0` into its table, and loads the next connection's record with `ctx_load_0` in one
 //! cycle, with that connection's `cfg_pd` and `cfg_window`. Since stop 79; tested with four
 //! connections interleaved against the checker alone per connection
 //! (`testbench/tests/place_check_ctx.rs`). The posted-buffer slot (`pb_lk_index`) and the
@@ -280,7 +279,8 @@ pub struct PlaceCheck<const SA: usize, const PA: usize> {
     pub ctx_in: Vec<Signal<In, Bits<CHECK_CTX_BITS>>>,
     /// Likewise: load `ctx_in` now (honoured only while `ctx_idle` is high).
     pub ctx_load: Vec<Signal<In, Bit>>,
-    /// Likewise: the record of the connection being served (final while `ctx_idle` is high).
+    /// Likewise: the record of the connection being served (final while `ctx_idle` is high,
+    /// but for this cycle's `stop_in`, which its stop flag includes).
     pub ctx_out: Vec<Signal<Out, Bits<CHECK_CTX_BITS>>>,
     /// Likewise: nothing in flight and every descriptor and record out since the cycle
     /// before (`idle` then), and no header offered now.
